@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every static check, both kernels, the kselftests on the perf
+# and the debug kernel, KUnit, the distro-config build. Each host step is one
+# test; each KTAP case from the guest is one test. Ends with
+# "N passed, N failed" and exits non-zero on any failure.
+#
+# Usage: check.sh [STEP...]   (default: all steps; see "steps" below)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+RES=$TOP/results/check
+SEL=tools/testing/selftests/drivers/net/i82574
+# kselftests run on both kernels: [VAR=value,...:]path
+GUEST_TESTS=(
+	"DRIVER=e1000e:$SEL/wire.sh"
+	"DRIVER=i82574:$SEL/wire.sh"
+)
+steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-debug)
+[ $# -gt 0 ] && steps=("$@")
+
+mkdir -p "$RES"
+passed=0 failed=0 t_all=$SECONDS
+declare -a report
+
+note() {
+	report+=("$(printf '%-4s %s' "$1" "$2")")
+	case $1 in
+	pass) passed=$((passed + 1)) ;;
+	fail) failed=$((failed + 1)) ;;
+	esac
+	echo "$1 $2"
+}
+
+# step NAME CMD...: run CMD with its output in $RES/NAME.log
+step() {
+	local name=$1 t=$SECONDS rc
+	shift
+	log "== $name"
+	"$@" > "$RES/$name.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		note pass "$name ($((SECONDS - t)) s)"
+	else
+		tail -n 25 "$RES/$name.log" | sed 's/^/    /'
+		note fail "$name ($((SECONDS - t)) s, log: results/check/$name.log)"
+	fi
+	return $rc
+}
+
+do_checkpatch() {
+	local p bad=0
+	"$TOP/harness/patches.sh" || return 1
+	for p in "$BUILD"/patches/[0-9]*.patch; do
+		case $p in *0000-cover-letter.patch) continue ;; esac
+		echo "== $(basename "$p")"
+		# Nobody has signed the series yet: whoever posts it adds that.
+		"$TREE/scripts/checkpatch.pl" --strict --no-signoff --quiet \
+			--ignore FILE_PATH_CHANGES "$p" || bad=1
+	done
+	return $bad
+}
+
+# vm_tests KERNEL: boot KERNEL, run the kselftests, count every KTAP case
+vm_tests() {
+	local k=$1 out=$RES/vm-$k rc line
+	log "== vm-$k: booting the $k kernel for ${#GUEST_TESTS[@]} kselftest programs"
+	"$TOP/harness/vm.py" --kernel "$k" --quiet --timeout 1500 --results "$out" \
+		-- harness/guest/run-tests.sh "${GUEST_TESTS[@]}" > "$RES/vm-$k.log" 2>&1
+	rc=$?
+	"$TOP/harness/ktap.py" --console "$out/console.log" "$out" > "$out/cases.txt"
+	while read -r kind what; do
+		case $kind in
+		pass|fail) note "$kind" "[$k] $what" ;;
+		skip) echo "skip [$k] $what" ;;
+		esac
+	done < <(grep -v '^{' "$out/cases.txt")
+	if [ $rc -eq 0 ]; then
+		note pass "vm-$k: boot, tests, no splat ($(python3 -c "import json;print(json.load(open('$out/vm.json'))['seconds'])") s)"
+	else
+		sed 's/^/    /' "$RES/vm-$k.log" | grep -v '^    \[' | tail -n 25
+		note fail "vm-$k: $(grep -h 'vm: FAIL' "$RES/vm-$k.log" | head -1)"
+	fi
+	grep -m1 'I82574-HARNESS: guest up' "$out/console.log" | sed 's/^/    /'
+}
+
+# The splat detector must fail a run whose job succeeded but whose kernel
+# WARNed (LKDTM, a test-only trigger that is not part of the series).
+do_splat() {
+	local out=$RES/splat
+	if "$TOP/harness/vm.py" --kernel perf --nics 0 --quiet --timeout 300 --results "$out" \
+		-- 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT; echo warned'; then
+		echo "vm.py passed a run with a WARN in it"; return 1
+	fi
+	python3 - "$out/vm.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+print(v["problems"])
+sys.exit(0 if v["status"] == 0 and v["splats"] else 1)
+PY
+}
+
+for s in "${steps[@]}"; do
+	case $s in
+	deps) step deps "$TOP/harness/deps.sh" || break ;;
+	tree) step tree "$TOP/harness/tree.sh" || break ;;
+	patches) step patches "$TOP/harness/patches.sh" --verify ;;
+	checkpatch) step checkpatch do_checkpatch ;;
+	perf|debug) step "kernel-$s" "$TOP/harness/kbuild.sh" "$s" ;;
+	static) step static "$TOP/harness/static.sh" ;;
+	distro) step distro "$TOP/harness/distro.sh" ;;
+	splat) step splat-detector do_splat ;;
+	vm-perf) vm_tests perf ;;
+	vm-debug) vm_tests debug ;;
+	*) note fail "unknown step $s" ;;
+	esac
+done
+
+echo
+echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s"
+printf '%s\n' "${report[@]}" > "$RES/summary.txt"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install everything the build, the VM and the guest tests need (Debian 12).
+# Quiet and quick when all is already there.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod rsync
+      xz-utils git python3 python3-yaml perl sparse coccinelle
+      qemu-system-x86 iperf3 ethtool iproute2 iputils-ping procps
+      gnuplot-nox linux-perf)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+have_src=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+have_cfg=$(dpkg-query -W -f='${Version}' linux-config-6.12 2>/dev/null || true)
+
+[ ${#missing[@]} -eq 0 ] && [ "$have_src" = "$KVER_PKG" ] &&
+	[ "$have_cfg" = "$KVER_PKG" ] && exit 0
+
+[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]} linux-source-6.12=$KVER_PKG); run as root"
+export DEBIAN_FRONTEND=noninteractive
+log "apt-get update"
+apt-get update -qq
+if [ ${#missing[@]} -gt 0 ]; then
+	log "installing: ${missing[*]}"
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+for pkg in linux-source-6.12 linux-config-6.12; do
+	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
+	[ "$have" = "$KVER_PKG" ] && continue
+	if ! apt-get install -y -qq --no-install-recommends --allow-downgrades \
+		"$pkg=$KVER_PKG" >/dev/null; then
+		cand=$(apt-cache policy "$pkg" | awk '/Candidate:/ {print $2}')
+		cat >&2 <<WARN
+###########################################################################
+WARNING: apt cannot serve $pkg=$KVER_PKG.
+WARNING: falling back to the candidate version $cand.
+WARNING: patches and results are pinned to $KVER_PKG and may not apply.
+###########################################################################
+WARN
+		apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null
+	fi
+done

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Count KTAP results: ktap.py [--console LOG] DIR...
+
+Each DIR/ktap/<name>.tap (with <name>.rc) is one kselftest program's output;
+every top-level "ok"/"not ok" line is one test case. A program that exited
+non-zero without a failing case, or reported fewer cases than it planned,
+counts one failure more. --console also reads KUnit suites from a console
+log. Prints one line per case and a JSON summary on the last line.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+RESULT = re.compile(r"^(not ok|ok) (\d+)\s*(?:- )?(.*?)\s*(#\s*(SKIP|skip).*)?$")
+PLAN = re.compile(r"^1\.\.(\d+)")
+STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+
+
+def parse(lines, label):
+    cases, plan = [], None
+    for line in lines:
+        m = PLAN.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            if "# SKIP" in line:
+                cases.append(("skip", label + ": " + line.split("# SKIP", 1)[1].strip()))
+            continue
+        m = RESULT.match(line)
+        if m:
+            kind = "skip" if m.group(4) else ("pass" if m.group(1) == "ok" else "fail")
+            cases.append((kind, "%s: %s" % (label, m.group(3))))
+    return cases, plan
+
+
+def main():
+    args = sys.argv[1:]
+    cases = []
+    if args[:1] == ["--console"]:
+        log, args = args[1], args[2:]
+        with open(log, errors="replace") as f:
+            text = [STAMP.sub("", l.rstrip("\n")) for l in f]
+        # KUnit prints its suites as a KTAP document after "KTAP version 1".
+        if any(l.startswith("KTAP version") for l in text):
+            start = max(i for i, l in enumerate(text) if l.startswith("KTAP version"))
+            kc, _ = parse(text[start:], "kunit")
+            cases += kc
+    for d in args:
+        for tap in sorted(glob.glob(os.path.join(d, "ktap", "*.tap"))):
+            name = os.path.basename(tap)[:-4]
+            with open(tap, errors="replace") as f:
+                c, plan = parse([l.rstrip("\n") for l in f], name)
+            rcf = tap[:-4] + ".rc"
+            rc = int(open(rcf).read().strip() or 1) if os.path.exists(rcf) else 1
+            if plan is not None and plan > 0 and len(c) < plan:
+                c.append(("fail", "%s: %d of %d planned cases reported" % (name, len(c), plan)))
+            if rc not in (0, 4) and not any(k == "fail" for k, _ in c):
+                c.append(("fail", "%s: exited %d" % (name, rc)))
+            if not c:
+                c.append(("fail", "%s: no KTAP results" % name))
+            cases += c
+    summary = {k: sum(1 for c in cases if c[0] == k) for k in ("pass", "fail", "skip")}
+    for kind, what in cases:
+        print("%-4s %s" % (kind, what))
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the host-side harness. Sourced, never executed.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux
+KVER_PKG=6.12.117-1~deb12u1
+KVER=6.12.117
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }

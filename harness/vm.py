@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot a test kernel under QEMU/TCG and run one job inside it.
+
+The guest uses the host's root filesystem read-only over virtio-9p (no
+image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
+read-write 9p share of the results folder at /mnt/results. NICs are
+`-device e1000e` wired in pairs on QEMU hubs (nic0+nic1 on hub 0, nic2+nic3
+on hub 1, ...). A QMP socket allows `set_link`; the guest reaches it through
+its second serial port (`harness/guest/hostctl`).
+
+The whole console is saved to <results>/console.log. The run fails (exit 1)
+on a timeout, on a job that does not report completion, or on any kernel
+splat in the console or the guest's final dmesg, whatever the job said.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
+
+SPLAT = re.compile(
+    r"(------------\[ cut here \]|WARNING: CPU: |WARNING: at |BUG: |kernel BUG at"
+    r"|KASAN: |UBSAN: |Oops: |general protection fault|Kernel panic"
+    r"|possible circular locking|possible recursive locking|inconsistent lock state"
+    r"|suspicious RCU usage|lockdep: |INFO: task .* blocked|soft lockup|hard LOCKUP"
+    r"|rcu: INFO: .*detected stall|unreferenced object 0x|suspected memory leak"
+    r"|DMA-API: |NETDEV WATCHDOG|refcount_t: |list_(add|del) corruption"
+    r"|page_pool_release_retry|stack-protector)")
+DONE = "I82574-HARNESS: job exit "
+
+
+def qmp_command(path, cmd, args=None):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(10)
+        s.connect(path)
+        f = s.makefile("rw")
+        f.readline()  # greeting
+        for c in ({"execute": "qmp_capabilities"},
+                  {"execute": cmd, "arguments": args or {}}):
+            f.write(json.dumps(c) + "\n")
+            f.flush()
+            while True:
+                reply = json.loads(f.readline())
+                if "event" not in reply:
+                    break
+        if "error" in reply:
+            raise RuntimeError(reply["error"].get("desc", "QMP error"))
+        return reply.get("return")
+
+
+def hostctl_relay(ctl_path, qmp_path, stop):
+    """Serve requests the guest writes to ttyS1, one per line."""
+    for _ in range(100):
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(ctl_path)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        return
+    f = s.makefile("rw")
+    while not stop.is_set():
+        line = f.readline()
+        if not line:
+            return
+        words = line.split()
+        try:
+            if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
+                qmp_command(qmp_path, "set_link",
+                            {"name": words[1], "up": words[2] == "on"})
+                f.write("ok\n")
+            else:
+                f.write("error: unknown request\n")
+        except (OSError, RuntimeError) as e:
+            f.write("error: %s\n" % e)
+        f.flush()
+
+
+def qemu_args(a, kernel, res, sockdir):
+    cmdline = ("console=ttyS0 loglevel=5 panic=-1 mitigations=off "
+               "root=/dev/root rootfstype=9p "
+               "rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro "
+               "init=%s/harness/guest/init.sh %s" % (TOP, a.append))
+    args = ["qemu-system-x86_64", "-M", "q35", "-accel", "tcg,thread=multi",
+            "-cpu", "max", "-smp", str(a.smp), "-m", a.mem,
+            "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+            "-kernel", kernel, "-append", cmdline,
+            "-serial", "stdio",
+            "-serial", "unix:%s/ctl.sock,server=on,wait=off" % sockdir,
+            "-qmp", "unix:%s/qmp.sock,server=on,wait=off" % sockdir,
+            "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap",
+            "-device", "virtio-9p-pci,fsdev=root,mount_tag=/dev/root",
+            "-fsdev", "local,id=res,path=%s,security_model=none" % res,
+            "-device", "virtio-9p-pci,fsdev=res,mount_tag=results"]
+    for i in range(a.nics):
+        hub = i // 2
+        args += ["-netdev", "hubport,id=hp%d,hubid=%d" % (i, hub),
+                 "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,romfile="
+                 % (i, i, hub, i)]
+    return args
+
+
+def scan(paths):
+    hits = []
+    for p in paths:
+        if not os.path.exists(p):
+            continue
+        with open(p, errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if SPLAT.search(line):
+                    hits.append("%s:%d: %s" % (os.path.basename(p), n, line.rstrip()))
+    return hits
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernel", default="perf", help="perf, debug or a bzImage path")
+    ap.add_argument("--nics", type=int, default=4, help="e1000e NICs, wired in pairs")
+    ap.add_argument("--smp", type=int, default=2)
+    ap.add_argument("--mem", default="2G")
+    ap.add_argument("--timeout", type=int, default=600, help="hard limit in seconds")
+    ap.add_argument("--results", default=os.path.join(TOP, "results", "vm"))
+    ap.add_argument("--append", default="", help="extra kernel command line")
+    ap.add_argument("--quiet", action="store_true", help="do not echo the console")
+    ap.add_argument("job", nargs=argparse.REMAINDER,
+                    help="command run in the guest (default: a shell-less smoke job)")
+    a = ap.parse_args()
+
+    kernel = a.kernel
+    if "/" not in kernel:
+        kernel = os.path.join(BUILD, kernel, "arch/x86/boot/bzImage")
+    if not os.path.exists(kernel):
+        sys.exit("vm: no kernel at %s (run harness/kbuild.sh)" % kernel)
+    if a.nics % 2:
+        sys.exit("vm: --nics must be even (NICs are wired in pairs)")
+
+    res = os.path.abspath(a.results)
+    shutil.rmtree(res, ignore_errors=True)
+    os.makedirs(res)
+    job = a.job[1:] if a.job[:1] == ["--"] else a.job
+    with open(os.path.join(res, "job.sh"), "w") as f:
+        f.write("cd %s\n%s\n" % (TOP, " ".join(job) if job else "uname -a"))
+    sockdir = os.path.join(res, ".sock")
+    os.makedirs(sockdir)
+
+    log_path = os.path.join(res, "console.log")
+    t0 = time.time()
+    proc = subprocess.Popen(qemu_args(a, kernel, res, sockdir), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    stop = threading.Event()
+    threading.Thread(target=hostctl_relay, daemon=True,
+                     args=(os.path.join(sockdir, "ctl.sock"),
+                           os.path.join(sockdir, "qmp.sock"), stop)).start()
+    timer = threading.Timer(a.timeout, proc.kill)
+    timer.start()
+    status = None
+    with open(log_path, "wb") as log:
+        for raw in proc.stdout:
+            log.write(raw)
+            log.flush()
+            line = raw.decode(errors="replace")
+            if not a.quiet:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+            if DONE in line:
+                status = int(line.split(DONE)[1].split()[0])
+    proc.wait()
+    timed_out = not timer.is_alive() and status is None
+    timer.cancel()
+    stop.set()
+    elapsed = time.time() - t0
+
+    problems = []
+    if timed_out:
+        problems.append("timeout after %d s" % a.timeout)
+    elif status is None:
+        problems.append("guest stopped without finishing its job")
+    elif status != 0:
+        problems.append("job exited %d" % status)
+    splats = scan([log_path, os.path.join(res, "dmesg.txt")])
+    if splats:
+        problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
+    with open(os.path.join(res, "vm.json"), "w") as f:
+        json.dump({"kernel": kernel, "seconds": round(elapsed, 1), "status": status,
+                   "splats": splats, "problems": problems}, f, indent=1)
+    for p in problems:
+        print("vm: FAIL: " + p, file=sys.stderr)
+    print("vm: %s in %.1f s (%s)" % ("failed" if problems else "ok", elapsed, res),
+          file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the i82574 selftests. They expect a guest with e1000e-model
+# NICs wired in pairs on QEMU hubs (nic0+nic1, nic2+nic3, ...) at PCI slots
+# 0x10 + N, as tools/testing/selftests/drivers/net/i82574/README describes,
+# and the driver under test in $DRIVER (default: i82574).
+
+DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+. "$DIR/../../../kselftest/ktap_helpers.sh"
+
+DRIVER=${DRIVER:-i82574}
+PEER_NS=${PEER_NS:-i82574-peer}
+IP4_A=198.18.0.1
+IP4_B=198.18.0.2
+IP6_A=2001:db8:1::1
+IP6_B=2001:db8:1::2
+
+nic_bdf()
+{
+	printf '0000:00:%02x.0' $((0x10 + $1))
+}
+
+# nic_ifname N: the interface name of NIC N in whatever namespace it lives
+nic_ifname()
+{
+	local d=/sys/bus/pci/devices/$(nic_bdf "$1")/net
+
+	[ -d "$d" ] && ls "$d" && return
+	ip netns exec "$PEER_NS" ls "$d" 2>/dev/null
+}
+
+# nic_bind DRIVER N...: hand NICs to DRIVER through driver_override
+nic_bind()
+{
+	local drv=$1 i dev
+	shift
+
+	for i in "$@"; do
+		dev=/sys/bus/pci/devices/$(nic_bdf "$i")
+		[ -e "$dev" ] || return 1
+		echo "$drv" > "$dev/driver_override"
+		if [ -e "$dev/driver" ]; then
+			[ "$(basename "$(readlink "$dev/driver")")" = "$drv" ] && continue
+			echo "$(nic_bdf "$i")" > "$dev/driver/unbind"
+		fi
+		echo "$(nic_bdf "$i")" > /sys/bus/pci/drivers_probe
+		[ "$(basename "$(readlink "$dev/driver")")" = "$drv" ] || return 1
+	done
+}
+
+wait_for()
+{
+	local tries=$1
+	shift
+
+	while ! "$@" 2>/dev/null; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# carrier_up IFNAME [NETNS]
+carrier_up()
+{
+	if [ -n "${2:-}" ]; then
+		[ "$(ip netns exec "$2" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ]
+	else
+		[ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ]
+	fi
+}
+
+# wire_setup A B: NIC A stays here as $IF_A, NIC B moves into $PEER_NS as
+# $IF_B; both driven by $DRIVER, addressed, up and with carrier.
+wire_setup()
+{
+	nic_bind "$DRIVER" "$1" "$2" || return 1
+	IF_A=$(nic_ifname "$1")
+	IF_B=$(nic_ifname "$2")
+	ip netns del "$PEER_NS" 2>/dev/null
+	ip netns add "$PEER_NS" || return 1
+	ip netns exec "$PEER_NS" ip link set lo up
+	ip link set "$IF_B" netns "$PEER_NS" || return 1
+	ip addr add "$IP4_A/24" dev "$IF_A"
+	ip addr add "$IP6_A/64" dev "$IF_A" nodad
+	ip link set "$IF_A" up
+	ip -n "$PEER_NS" addr add "$IP4_B/24" dev "$IF_B"
+	ip -n "$PEER_NS" addr add "$IP6_B/64" dev "$IF_B" nodad
+	ip -n "$PEER_NS" link set "$IF_B" up
+	wait_for 50 carrier_up "$IF_A" || return 1
+	wait_for 50 carrier_up "$IF_B" "$PEER_NS"
+}
+
+# wire_cleanup: give the peer NIC back to the main namespace, addresses off
+wire_cleanup()
+{
+	pkill -x iperf3 2>/dev/null
+	ip netns del "$PEER_NS" 2>/dev/null
+	[ -n "${IF_A:-}" ] && ip addr flush dev "$IF_A" 2>/dev/null
+	# Deleting the namespace returns the NIC asynchronously.
+	[ -n "${IF_B:-}" ] && wait_for 50 test -e "/sys/class/net/$IF_B"
+	return 0
+}
+
+# iperf3_run NAME ARGS...: client here, server in the peer namespace; the
+# JSON result lands in $RESULTS/NAME.json. Fails on any iperf3 error.
+iperf3_run()
+{
+	local name=$1 out=${RESULTS:-/tmp}/$1.json
+	shift
+
+	ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
+		--pidfile /tmp/iperf3-$$.pid || return 1
+	wait_for 30 test -s /tmp/iperf3-$$.pid
+	iperf3 -c "$IP4_B" -J "$@" > "$out"
+	local rc=$?
+	wait_for 50 test ! -e /tmp/iperf3-$$.pid
+	[ $rc -eq 0 ] && ! grep -q '"error"' "$out"
+}
+
+# json_get FILE EXPR: evaluate a Python expression over the JSON as "j"
+json_get()
+{
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
+}
