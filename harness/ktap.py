@@ -35,18 +35,51 @@ def parse(lines, label):
     return cases, plan
 
 
+def kunit(text):
+    """KUnit prints one KTAP document at boot: suites at the top level, their
+    cases indented by four spaces. Each case is one test; a suite whose plan
+    is not met, or a plan of suites not met, is one failure."""
+    if "KTAP version 1" not in text:
+        return []
+    text = text[text.index("KTAP version 1"):]
+    cases, suite, plans, seen, top_plan, top_seen = [], "?", {}, {}, None, 0
+    for line in text:
+        if line.startswith("    # Subtest: "):
+            suite = line.split(": ", 1)[1].strip()
+            continue
+        if line.startswith("    1..") and suite not in plans:
+            plans[suite] = int(line[7:].split()[0])
+            continue
+        if top_plan is None and PLAN.match(line):
+            top_plan = int(PLAN.match(line).group(1))
+            continue
+        if line.startswith("    ") and not line.startswith("     "):
+            m = RESULT.match(line[4:])
+            if m:
+                kind = "skip" if m.group(4) else ("pass" if m.group(1) == "ok" else "fail")
+                cases.append((kind, "kunit %s: %s" % (suite, m.group(3))))
+                seen[suite] = seen.get(suite, 0) + 1
+            continue
+        m = RESULT.match(line)
+        if m:
+            top_seen += 1
+            if m.group(1) == "not ok" and not seen.get(m.group(3)):
+                cases.append(("fail", "kunit suite %s" % m.group(3)))
+    for s, n in plans.items():
+        if seen.get(s, 0) < n:
+            cases.append(("fail", "kunit %s: %d of %d cases reported" % (s, seen.get(s, 0), n)))
+    if top_plan is not None and top_seen < top_plan:
+        cases.append(("fail", "kunit: %d of %d suites reported" % (top_seen, top_plan)))
+    return cases
+
+
 def main():
     args = sys.argv[1:]
     cases = []
     if args[:1] == ["--console"]:
         log, args = args[1], args[2:]
         with open(log, errors="replace") as f:
-            text = [STAMP.sub("", l.rstrip("\n")) for l in f]
-        # KUnit prints its suites as a KTAP document after "KTAP version 1".
-        if any(l.startswith("KTAP version") for l in text):
-            start = max(i for i, l in enumerate(text) if l.startswith("KTAP version"))
-            kc, _ = parse(text[start:], "kunit")
-            cases += kc
+            cases += kunit([STAMP.sub("", l.rstrip("\n")) for l in f])
     for d in args:
         for tap in sorted(glob.glob(os.path.join(d, "ktap", "*.tap"))):
             name = os.path.basename(tap)[:-4]

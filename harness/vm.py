@@ -4,7 +4,7 @@
 
 The guest uses the host's root filesystem read-only over virtio-9p (no
 image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
-read-write 9p share of the results folder at /mnt/results. NICs are
+read-write 9p share of the results folder at /run/results. NICs are
 `-device e1000e` wired in pairs on QEMU hubs (nic0+nic1 on hub 0, nic2+nic3
 on hub 1, ...). A QMP socket allows `set_link`; the guest reaches it through
 its second serial port (`harness/guest/hostctl`).
@@ -105,8 +105,8 @@ def qemu_args(a, kernel, res, sockdir):
     for i in range(a.nics):
         hub = i // 2
         args += ["-netdev", "hubport,id=hp%d,hubid=%d" % (i, hub),
-                 "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,romfile="
-                 % (i, i, hub, i)]
+                 "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,addr=0x%x,romfile="
+                 % (i, i, hub, i, 0x10 + i)]
     return args
 
 
@@ -150,7 +150,7 @@ def main():
     os.makedirs(res)
     job = a.job[1:] if a.job[:1] == ["--"] else a.job
     with open(os.path.join(res, "job.sh"), "w") as f:
-        f.write("cd %s\n%s\n" % (TOP, " ".join(job) if job else "uname -a"))
+        f.write("cd %s\nexport BUILD=%s\n%s\n" % (TOP, BUILD, " ".join(job) if job else "uname -a"))
     sockdir = os.path.join(res, ".sock")
     os.makedirs(sockdir)
 

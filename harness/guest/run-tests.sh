@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# In the guest: run kselftest programs, each as [VAR=value,...:]path (path
-# relative to the repository top), under its directory's settings timeout.
-# KTAP output goes to the console and to /mnt/results/ktap/<name>.tap, the
-# exit code to /mnt/results/ktap/<name>.rc.
+# In the guest: run kselftest programs, each as [VAR=value,...:]path, path
+# relative to the applied kernel tree ($BUILD/linux, so the tests run with
+# the kselftest helpers they were built against), under its directory's
+# settings timeout.
+# KTAP output goes to the console and to /run/results/ktap/<name>.tap, the
+# exit code to /run/results/ktap/<name>.rc.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-export RESULTS=/mnt/results
+TREE=${BUILD:-$TOP/build}/linux
+export RESULTS=/run/results
 mkdir -p "$RESULTS/ktap"
 
 for spec in "$@"; do
@@ -14,8 +17,8 @@ for spec in "$@"; do
 		IFS=, read -r -a vars <<< "${spec%%:*}"
 		path=${spec#*:}
 	fi
-	name=$(echo "$spec" | tr '/:=,' '____')
-	dir=$TOP/$(dirname "$path")
+	name=$(basename "$path")${vars[*]:+[${vars[*]}]}; name=${name// /,}
+	dir=$TREE/$(dirname "$path")
 	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
 	echo "# I82574-HARNESS: running $spec"
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \
