@@ -8,6 +8,8 @@ KVER_PKG=6.12.117-1~deb12u1
 KVER=6.12.117
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=${JOBS:-$(nproc)}
+# Debian's python3 (with python3-yaml, -ply, -git from deps.sh), not any other on PATH.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$BUILD

@@ -27,14 +27,19 @@ log "exported $(ls "$OUT" | wc -l) files to $OUT ($subject)"
 wt=$BUILD/am-check
 git -C "$TREE" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
 git -C "$TREE" worktree prune
-git -C "$TREE" worktree add -q --detach "$wt" pristine
+# A sparse worktree holding only the files the series touches: git am works
+# the same on it and it checks out in seconds instead of minutes.
+git -C "$TREE" worktree add -q --no-checkout --detach "$wt" pristine
 trap 'git -C "$TREE" worktree remove --force "$wt"' EXIT
-n=$(ls "$OUT"/[0-9]*.patch | grep -vc 0000-cover-letter || true)
-if [ "$n" -gt 0 ]; then
+git -C "$TREE" diff --name-only pristine..HEAD | sed 's|^|/|' > "$BUILD/am-paths"
+git -C "$wt" sparse-checkout set --no-cone --stdin < "$BUILD/am-paths"
+git -C "$wt" checkout -q --detach pristine
+mapfile -t series < <(ls "$OUT"/[0-9]*.patch | grep -v 0000-cover-letter)
+if [ ${#series[@]} -gt 0 ]; then
 	git -C "$wt" -c user.name=am -c user.email=am@localhost am -q --whitespace=error-all \
-		$(ls "$OUT"/[0-9]*.patch | grep -v 0000-cover-letter)
+		"${series[@]}"
 fi
 want=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
 got=$(git -C "$wt" rev-parse 'HEAD^{tree}')
 [ "$want" = "$got" ] || die "git am of the export gives tree $got, the applied tree is $want"
-log "git am of $n patches onto pristine $KVER reproduces the applied tree"
+log "git am of ${#series[@]} patches onto pristine $KVER reproduces the applied tree"

@@ -13,7 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SERIES=$TOP/patches/series
+SERIES=${SERIES:-$TOP/patches/series}
 STATE=$TREE/.git/project-series
 
 # The pristine commit is the tarball's; each patch commit carries its From.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # In the guest: run kselftest programs, each as [VAR=value,...:]path, path
-# relative to the applied kernel tree ($BUILD/linux, so the tests run with
+# relative to the applied kernel tree (or absolute) ($BUILD/linux, so the tests run with
 # the kselftest helpers they were built against), under its directory's
 # settings timeout.
 # KTAP output goes to the console and to /run/results/ktap/<name>.tap, the
@@ -18,7 +18,10 @@ for spec in "$@"; do
 		path=${spec#*:}
 	fi
 	name=$(basename "$path")${vars[*]:+[${vars[*]}]}; name=${name// /,}
-	dir=$TREE/$(dirname "$path")
+	case $path in
+	/*) dir=$(dirname "$path") ;;
+	*) dir=$TREE/$(dirname "$path") ;;
+	esac
 	limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
 	echo "# I82574-HARNESS: running $spec"
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \

@@ -43,8 +43,8 @@ ktap_test_result "iperf3 TCP into the namespace (-R)" tcp_ok tcp-reverse -R
 
 rx_cnt()
 {
-	ip -n "$PEER_NS" -s -j link show "$IF_B" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])'
+	ip -n "$PEER_NS" -s -j link show "$IF_B" > /tmp/wire-link.json &&
+		json_get /tmp/wire-link.json "j[0]['stats64']['rx']['packets']"
 }
 counters_ok()
 {
