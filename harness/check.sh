@@ -16,6 +16,7 @@ SEL=tools/testing/selftests/drivers/net/i82574
 GUEST_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
 	"DRIVER=i82574:$SEL/wire.sh"
+	"$TOP/harness/guest/hostctl-test.sh"
 )
 steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-debug)
 [ $# -gt 0 ] && steps=("$@")
@@ -64,7 +65,8 @@ do_checkpatch() {
 
 # vm_tests KERNEL: boot KERNEL, run the kselftests, count every KTAP case
 vm_tests() {
-	local k=$1 out=$RES/vm-$k rc line
+	local k=$1 out rc
+	out=$RES/vm-$k
 	log "== vm-$k: booting the $k kernel for ${#GUEST_TESTS[@]} kselftest programs"
 	"$TOP/harness/vm.py" --kernel "$k" --quiet --timeout 1500 --results "$out" \
 		-- harness/guest/run-tests.sh "${GUEST_TESTS[@]}" > "$RES/vm-$k.log" 2>&1

@@ -33,7 +33,8 @@ SPLAT = re.compile(
     r"|possible circular locking|possible recursive locking|inconsistent lock state"
     r"|suspicious RCU usage|lockdep: |INFO: task .* blocked|soft lockup|hard LOCKUP"
     r"|rcu: INFO: .*detected stall|unreferenced object 0x|suspected memory leak"
-    r"|DMA-API: |NETDEV WATCHDOG|refcount_t: |list_(add|del) corruption"
+    r"|DMA-API: .*(device driver|exceeded|leak)|NETDEV WATCHDOG|refcount_t: "
+    r"|list_(add|del) corruption"
     r"|page_pool_release_retry|stack-protector)")
 DONE = "I82574-HARNESS: job exit "
 
@@ -90,7 +91,8 @@ def qemu_args(a, kernel, res, sockdir):
     cmdline = ("console=ttyS0 loglevel=5 panic=-1 mitigations=off "
                "root=/dev/root rootfstype=9p "
                "rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro "
-               "init=%s/harness/guest/init.sh %s" % (TOP, a.append))
+               "init=%s/harness/guest/init.sh I82574_TOP=%s I82574_BUILD=%s %s"
+               % (TOP, TOP, BUILD, a.append))
     args = ["qemu-system-x86_64", "-M", "q35", "-accel", "tcg,thread=multi",
             "-cpu", "max", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
@@ -101,7 +103,13 @@ def qemu_args(a, kernel, res, sockdir):
             "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=root,mount_tag=/dev/root",
             "-fsdev", "local,id=res,path=%s,security_model=none" % res,
-            "-device", "virtio-9p-pci,fsdev=res,mount_tag=results"]
+            "-device", "virtio-9p-pci,fsdev=res,mount_tag=results",
+            # The checkout and the build tree again, mounted at their own
+            # paths after the guest's tmpfs mounts, which may cover them.
+            "-fsdev", "local,id=top,path=%s,security_model=none,readonly=on" % TOP,
+            "-device", "virtio-9p-pci,fsdev=top,mount_tag=top",
+            "-fsdev", "local,id=build,path=%s,security_model=none,readonly=on" % BUILD,
+            "-device", "virtio-9p-pci,fsdev=build,mount_tag=build"]
     for i in range(a.nics):
         hub = i // 2
         args += ["-netdev", "hubport,id=hp%d,hubid=%d" % (i, hub),

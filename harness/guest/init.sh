@@ -14,6 +14,14 @@ mount -t tmpfs tmpfs /dev/shm
 for d in /tmp /run /var/tmp /root /var/log; do
 	mountpoint -q "$d" || mount -t tmpfs tmpfs "$d"
 done
+# The checkout and the build tree may live under /tmp (CI clones anywhere).
+for t in top build; do
+	d=$I82574_TOP
+	[ $t = build ] && d=$I82574_BUILD
+	mountpoint -q "$d" && continue
+	mkdir -p "$d" 2>/dev/null
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro "$t" "$d"
+done
 mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /run/results
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /run/results
