@@ -17,6 +17,7 @@ GUEST_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
+	"$SEL/dispatch_limit_abi.sh"
 )
 steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-debug)
 [ $# -gt 0 ] && steps=("$@")

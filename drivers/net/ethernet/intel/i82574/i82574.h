@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+
+#ifndef _I82574_H_
+#define _I82574_H_
+
+#include <linux/bitfield.h>
+#include <linux/ethtool.h>
+#include <linux/io.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "i82574_csr.h"
+#include "i82574_txrx.h"
+
+#define I82574_DRV_NAME		"i82574"
+#define I82574_VEC_OTHER	0	/* MSI-X vector for link changes */
+#define I82574_NUM_MSIX		(1 + I82574_MAX_QP)
+#define I82574_ITR_DEFAULT_US	50
+#define I82574_ITR_MAX_US	(I82574_ITR_INTERVAL / 4)
+
+enum {
+	I82574_STATE_RESET_REQ,
+};
+
+/* MAC counters accumulated from the clear-on-read registers */
+struct i82574_hw_stats {
+	u64 crcerrs, algnerrc, mpc, scc, ecol, mcc, latecol, dc, rlec;
+	u64 xonrxc, xontxc, xoffrxc, xofftxc;
+	u64 prc[6], ptc[6];
+	u64 gprc, bprc, mprc, gptc, mptc, bptc, gorc, gotc;
+	u64 rnbc, ruc, rfc, roc, rjc;
+};
+
+struct i82574_cfg {
+	u32 num_qp;
+	u32 tx_size;
+	u32 rx_size;
+};
+
+struct i82574_dev {
+	struct net_device *netdev;
+	struct pci_dev *pdev;
+	u8 __iomem *hw;
+
+	struct i82574_napi_vector *nv[I82574_MAX_QP];
+	struct i82574_cfg cfg;
+	bool msix;
+	bool up;
+
+	u32 reta[I82574_RETA_ENTRIES];
+	u8 rss_key[I82574_RSS_KEY_SIZE];
+	u32 mta[I82574_MTA_NUM];
+	u32 rx_mode;			/* RCTL UPE/MPE */
+	u16 rx_usecs;
+	u16 tx_usecs;
+	bool adaptive_rx;
+	bool adaptive_tx;
+
+	/* counters of rings that no longer exist, and the live ring set */
+	spinlock_t stats_lock;
+	struct i82574_queue_stats tx_base;
+	struct i82574_queue_stats rx_base;
+	u64 tx_timeouts;
+	u64 resets;
+
+	struct mutex hw_stats_lock;	/* serializes hw_stats updates */
+	struct i82574_hw_stats hw_stats;
+
+	struct delayed_work service_task;
+	unsigned long state;
+	char irq_name[I82574_NUM_MSIX][32];
+};
+
+static inline u32 rd32(struct i82574_dev *priv, u32 reg)
+{
+	return readl(priv->hw + reg);
+}
+
+static inline void wr32(struct i82574_dev *priv, u32 reg, u32 val)
+{
+	writel(val, priv->hw + reg);
+}
+
+static inline void rmw32(struct i82574_dev *priv, u32 reg, u32 clear, u32 set)
+{
+	wr32(priv, reg, (rd32(priv, reg) & ~clear) | set);
+}
+
+static inline void wrfl(struct i82574_dev *priv)
+{
+	rd32(priv, I82574_STATUS);
+}
+
+static inline u16 i82574_usecs_to_itr(u32 usecs)
+{
+	return min_t(u32, usecs, I82574_ITR_MAX_US) * 4;
+}
+
+static inline u32 i82574_link_speed(u32 status)
+{
+	switch (FIELD_GET(I82574_STATUS_SPEED, status)) {
+	case I82574_STATUS_SPEED_10:
+		return SPEED_10;
+	case I82574_STATUS_SPEED_100:
+		return SPEED_100;
+	default:
+		return SPEED_1000;
+	}
+}
+
+/* i82574_pci.c */
+void i82574_up(struct i82574_dev *priv);
+void i82574_down(struct i82574_dev *priv);
+int i82574_open_vectors(struct i82574_dev *priv);
+void i82574_close_vectors(struct i82574_dev *priv);
+int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg);
+void i82574_write_rctl(struct i82574_dev *priv);
+void i82574_update_link(struct i82574_dev *priv);
+void i82574_update_hw_stats(struct i82574_dev *priv);
+int i82574_mdic_read(struct i82574_dev *priv, u32 reg, u16 *val);
+int i82574_mdic_write(struct i82574_dev *priv, u32 reg, u16 val);
+void i82574_write_rss(struct i82574_dev *priv);
+void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
+
+/* i82574_netdev.c */
+#define I82574_NUM_QSTATS \
+	(offsetof(struct i82574_queue_stats, syncp) / sizeof(u64))
+void i82574_netdev_setup(struct net_device *netdev);
+void i82574_add_stats(struct i82574_queue_stats *acc,
+		      const struct i82574_queue_stats *s);
+void i82574_sum_stats(struct i82574_dev *priv, struct i82574_queue_stats *tx,
+		      struct i82574_queue_stats *rx);
+void i82574_set_rx_mode(struct net_device *netdev);
+u32 i82574_mta_hash(const u8 *addr);
+u32 i82574_rar_low(const u8 *addr);
+u32 i82574_rar_high(const u8 *addr);
+u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp);
+
+/* i82574_ethtool.c */
+void i82574_set_ethtool_ops(struct net_device *dev);
+
+#endif /* _I82574_H_ */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Register and descriptor map of the Intel 82574L. */
+
+#ifndef _I82574_CSR_H_
+#define _I82574_CSR_H_
+
+#include <linux/bits.h>
+
+/* Byte offsets into BAR0; all accesses are 32 bits wide. */
+#define I82574_CTRL			0x00000
+#define I82574_CTRL_FD			BIT(0)
+#define I82574_CTRL_ASDE		BIT(5)
+#define I82574_CTRL_SLU			BIT(6)
+#define I82574_CTRL_RST			BIT(26)
+#define I82574_CTRL_RFCE		BIT(27)
+#define I82574_CTRL_TFCE		BIT(28)
+#define I82574_STATUS			0x00008
+#define I82574_STATUS_FD		BIT(0)
+#define I82574_STATUS_LU		BIT(1)
+#define I82574_STATUS_SPEED		GENMASK(7, 6)
+enum {
+	I82574_STATUS_SPEED_10		= 0,
+	I82574_STATUS_SPEED_100		= 1,
+};
+
+#define I82574_EERD			0x00014
+#define I82574_EERD_START		BIT(0)
+#define I82574_EERD_DONE		BIT(1)
+#define I82574_EERD_ADDR		GENMASK(15, 2)
+#define I82574_EERD_DATA		GENMASK(31, 16)
+#define I82574_CTRL_EXT			0x00018
+#define I82574_CTRL_EXT_EIAME		BIT(24)
+#define I82574_CTRL_EXT_PBA_CLR		BIT(31)
+#define I82574_MDIC			0x00020
+#define I82574_MDIC_DATA		GENMASK(15, 0)
+#define I82574_MDIC_REG			GENMASK(20, 16)
+#define I82574_MDIC_PHY			GENMASK(25, 21)
+#define I82574_MDIC_OP			GENMASK(27, 26)
+enum {
+	I82574_MDIC_OP_WRITE		= 1,
+	I82574_MDIC_OP_READ		= 2,
+};
+
+#define I82574_MDIC_READY		BIT(28)
+#define I82574_MDIC_ERROR		BIT(30)
+
+/* Interrupt causes, shared by ICR, ICS, IMS, IMC and EIAC */
+#define I82574_ICR			0x000C0
+#define I82574_ITR			0x000C4
+#define I82574_ICS			0x000C8
+#define I82574_IMS			0x000D0
+#define I82574_IMC			0x000D8
+#define I82574_EIAC			0x000DC
+#define I82574_IVAR			0x000E4
+#define I82574_EITR(v)			(0x000E8 + (v) * 4)
+#define I82574_INT_TXDW			BIT(0)
+#define I82574_INT_LSC			BIT(2)
+#define I82574_INT_RXO			BIT(6)
+#define I82574_INT_RXT0			BIT(7)
+#define I82574_INT_RXQ(q)		BIT(20 + (q))
+#define I82574_INT_TXQ(q)		BIT(22 + (q))
+#define I82574_INT_OTHER		BIT(24)
+#define I82574_ITR_INTERVAL		GENMASK(15, 0)
+
+/* IVAR: one 4-bit field per cause, vector in [2:0], bit 3 valid */
+#define I82574_IVAR_FIELD_BITS		4
+enum {
+	I82574_IVAR_RXQ0		= 0,
+	I82574_IVAR_TXQ0		= 2,
+	I82574_IVAR_OTHER		= 4,
+};
+
+#define I82574_IVAR_VALID		BIT(3)
+
+#define I82574_RCTL			0x00100
+#define I82574_RCTL_EN			BIT(1)
+#define I82574_RCTL_UPE			BIT(3)
+#define I82574_RCTL_MPE			BIT(4)
+#define I82574_RCTL_LPE			BIT(5)
+#define I82574_RCTL_RDMTS		GENMASK(9, 8)
+#define I82574_RCTL_BAM			BIT(15)
+#define I82574_RCTL_BSIZE		GENMASK(17, 16)
+#define I82574_RCTL_SECRC		BIT(26)
+#define I82574_TCTL			0x00400
+#define I82574_TCTL_EN			BIT(1)
+#define I82574_TCTL_PSP			BIT(3)
+#define I82574_TCTL_CT			GENMASK(11, 4)
+#define I82574_TCTL_COLD		GENMASK(21, 12)
+#define I82574_TCTL_RTLC		BIT(24)
+#define I82574_TIPG			0x00410
+#define I82574_TIPG_IPGT		GENMASK(9, 0)
+#define I82574_TIPG_IPGR1		GENMASK(19, 10)
+#define I82574_TIPG_IPGR2		GENMASK(29, 20)
+
+/* Per-queue ring registers, queue stride 0x100 */
+#define I82574_RDBAL(q)			(0x02800 + (q) * 0x100)
+#define I82574_RDBAH(q)			(0x02804 + (q) * 0x100)
+#define I82574_RDLEN(q)			(0x02808 + (q) * 0x100)
+#define I82574_RDH(q)			(0x02810 + (q) * 0x100)
+#define I82574_RDT(q)			(0x02818 + (q) * 0x100)
+#define I82574_RDTR			0x02820
+#define I82574_RXDCTL(q)		(0x02828 + (q) * 0x100)
+#define I82574_RADV			0x0282C
+#define I82574_TDBAL(q)			(0x03800 + (q) * 0x100)
+#define I82574_TDBAH(q)			(0x03804 + (q) * 0x100)
+#define I82574_TDLEN(q)			(0x03808 + (q) * 0x100)
+#define I82574_TDH(q)			(0x03810 + (q) * 0x100)
+#define I82574_TDT(q)			(0x03818 + (q) * 0x100)
+#define I82574_TIDV			0x03820
+#define I82574_TXDCTL(q)		(0x03828 + (q) * 0x100)
+#define I82574_TXDCTL_WTHRESH		GENMASK(21, 16)
+#define I82574_TXDCTL_COUNT_DESC	BIT(22)
+#define I82574_TXDCTL_GRAN		BIT(24)
+#define I82574_TADV			0x0382C
+#define I82574_TARC(q)			(0x03840 + (q) * 0x100)
+#define I82574_TARC_ENABLE		BIT(10)
+#define I82574_RAID			0x02C08
+
+/* MAC statistics, clear on read */
+#define I82574_CRCERRS			0x04000
+#define I82574_ALGNERRC			0x04004
+#define I82574_MPC			0x04010
+#define I82574_SCC			0x04014
+#define I82574_ECOL			0x04018
+#define I82574_MCC			0x0401C
+#define I82574_LATECOL			0x04020
+#define I82574_DC			0x04030
+#define I82574_RLEC			0x04040
+#define I82574_XONRXC			0x04048
+#define I82574_XONTXC			0x0404C
+#define I82574_XOFFRXC			0x04050
+#define I82574_XOFFTXC			0x04054
+#define I82574_PRC64			0x0405C
+#define I82574_GPRC			0x04074
+#define I82574_BPRC			0x04078
+#define I82574_MPRC			0x0407C
+#define I82574_GPTC			0x04080
+#define I82574_GORCL			0x04088
+#define I82574_GOTCL			0x04090
+#define I82574_RNBC			0x040A0
+#define I82574_RUC			0x040A4
+#define I82574_RFC			0x040A8
+#define I82574_ROC			0x040AC
+#define I82574_RJC			0x040B0
+#define I82574_PTC64			0x040D8
+#define I82574_MPTC			0x040F0
+#define I82574_BPTC			0x040F4
+#define I82574_STATS_END		0x04100
+
+#define I82574_RXCSUM			0x05000
+#define I82574_RXCSUM_IPOFL		BIT(8)
+#define I82574_RXCSUM_TUOFL		BIT(9)
+#define I82574_RXCSUM_PCSD		BIT(13)
+#define I82574_RFCTL			0x05008
+#define I82574_RFCTL_ACK_DIS		BIT(12)
+#define I82574_RFCTL_EXTEN		BIT(15)
+#define I82574_RFCTL_IPV6_EX_DIS	BIT(16)
+#define I82574_RFCTL_NEW_IPV6_EXT_DIS	BIT(17)
+#define I82574_MTA(i)			(0x05200 + (i) * 4)
+#define I82574_MTA_NUM			128
+#define I82574_RAL(i)			(0x05400 + (i) * 8)
+#define I82574_RAH(i)			(0x05404 + (i) * 8)
+#define I82574_RAH_AV			BIT(31)
+#define I82574_RAR_NUM			16
+#define I82574_VFTA(i)			(0x05600 + (i) * 4)
+#define I82574_VFTA_NUM			128
+#define I82574_MRQC			0x05818
+#define I82574_MRQC_RSS_EN		BIT(0)
+#define I82574_MRQC_TCP_IPV4		BIT(16)
+#define I82574_MRQC_IPV4		BIT(17)
+#define I82574_MRQC_TCP_IPV6		BIT(18)
+#define I82574_MRQC_IPV6		BIT(20)
+#define I82574_RETA(i)			(0x05C00 + (i) * 4)
+#define I82574_RETA_ENTRIES		128
+#define I82574_RETA_QUEUE		BIT(7)
+#define I82574_RSSRK(i)			(0x05C80 + (i) * 4)
+#define I82574_RSS_KEY_SIZE		40
+
+/* TX descriptors (extended format) */
+#define I82574_TXD_LEN			GENMASK(19, 0)
+#define I82574_TXD_DTYP_DATA		BIT(20)
+#define I82574_TXD_CMD_EOP		BIT(24)
+#define I82574_TXD_CMD_IFCS		BIT(25)
+#define I82574_TXD_CMD_RS		BIT(27)
+#define I82574_TXD_CMD_DEXT		BIT(29)
+#define I82574_TXD_STA_DD		BIT(0)
+#define I82574_TXD_POPTS_TXSM		BIT(9)
+/* Context descriptor fields */
+#define I82574_TXC_TUCSS		GENMASK(7, 0)
+#define I82574_TXC_TUCSO		GENMASK(15, 8)
+#define I82574_TXC_CMD_TCP		BIT(24)
+#define I82574_TXC_CMD_IP		BIT(25)
+
+struct i82574_tx_desc {
+	__le64 addr;
+	__le32 lower;	/* length, type and command */
+	__le32 upper;	/* status, popts; DD written back here */
+};
+
+/* RX descriptors (extended format) */
+#define I82574_RXD_STA_DD		BIT(0)
+#define I82574_RXD_STA_EOP		BIT(1)
+#define I82574_RXD_STA_IXSM		BIT(2)
+#define I82574_RXD_STA_UDPCS		BIT(4)
+#define I82574_RXD_STA_TCPCS		BIT(5)
+#define I82574_RXD_ERR_FRAME		(BIT(24) | BIT(25) | BIT(26) | \
+					 BIT(28) | BIT(31))
+#define I82574_RXD_ERR_TCPE		BIT(29)
+#define I82574_RXD_ERR_IPE		BIT(30)
+#define I82574_RXD_MRQ_RSSTYPE		GENMASK(3, 0)
+enum {
+	I82574_RSSTYPE_NONE		= 0,
+	I82574_RSSTYPE_IPV4_TCP		= 1,
+	I82574_RSSTYPE_IPV6_TCP		= 3,
+};
+
+union i82574_rx_desc {
+	struct {
+		__le64 addr;
+		__le64 reserved;
+	} read;
+	struct {
+		__le32 mrq;
+		__le32 rss;
+		__le32 staterr;
+		__le16 length;
+		__le16 vlan;
+	} wb;
+};
+
+/* PHY registers reached through MDIC */
+#define I82574_PHY_ADDR			1
+
+#endif /* _I82574_CSR_H_ */

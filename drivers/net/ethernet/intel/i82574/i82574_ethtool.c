@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <linux/ethtool.h>
+#include <linux/linkmode.h>
+#include <linux/mii.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+
+#include "i82574.h"
+
+static void i82574_get_drvinfo(struct net_device *netdev,
+			       struct ethtool_drvinfo *info)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	strscpy(info->driver, I82574_DRV_NAME, sizeof(info->driver));
+	strscpy(info->bus_info, pci_name(priv->pdev), sizeof(info->bus_info));
+}
+
+static const u32 i82574_dump_regs[] = {
+	I82574_CTRL, I82574_STATUS, I82574_CTRL_EXT, I82574_ITR, I82574_IMS,
+	I82574_EIAC, I82574_IVAR, I82574_EITR(0), I82574_EITR(1),
+	I82574_EITR(2), I82574_RCTL, I82574_TCTL, I82574_TIPG, I82574_RXCSUM,
+	I82574_RFCTL, I82574_MRQC,
+	I82574_RDBAL(0), I82574_RDBAH(0), I82574_RDLEN(0), I82574_RDH(0),
+	I82574_RDT(0), I82574_RDBAL(1), I82574_RDBAH(1), I82574_RDLEN(1),
+	I82574_RDH(1), I82574_RDT(1),
+	I82574_TDBAL(0), I82574_TDBAH(0), I82574_TDLEN(0), I82574_TDH(0),
+	I82574_TDT(0), I82574_TXDCTL(0), I82574_TARC(0),
+	I82574_TDBAL(1), I82574_TDBAH(1), I82574_TDLEN(1), I82574_TDH(1),
+	I82574_TDT(1), I82574_TXDCTL(1), I82574_TARC(1),
+};
+
+static int i82574_get_regs_len(struct net_device *netdev)
+{
+	return sizeof(i82574_dump_regs);
+}
+
+static void i82574_get_regs(struct net_device *netdev,
+			    struct ethtool_regs *regs, void *p)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	u32 *buf = p;
+	unsigned int i;
+
+	regs->version = 1;
+	for (i = 0; i < ARRAY_SIZE(i82574_dump_regs); i++)
+		buf[i] = rd32(priv, i82574_dump_regs[i]);
+}
+
+static const int i82574_link_modes[] = {
+	ETHTOOL_LINK_MODE_10baseT_Half_BIT,
+	ETHTOOL_LINK_MODE_10baseT_Full_BIT,
+	ETHTOOL_LINK_MODE_100baseT_Half_BIT,
+	ETHTOOL_LINK_MODE_100baseT_Full_BIT,
+	ETHTOOL_LINK_MODE_1000baseT_Full_BIT,
+	ETHTOOL_LINK_MODE_Autoneg_BIT,
+	ETHTOOL_LINK_MODE_TP_BIT,
+};
+
+static int i82574_get_link_ksettings(struct net_device *netdev,
+				     struct ethtool_link_ksettings *ks)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	u32 status = rd32(priv, I82574_STATUS);
+
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	linkmode_set_bit_array(i82574_link_modes, ARRAY_SIZE(i82574_link_modes),
+			       ks->link_modes.supported);
+	linkmode_copy(ks->link_modes.advertising, ks->link_modes.supported);
+	ks->base.port = PORT_TP;
+	ks->base.phy_address = I82574_PHY_ADDR;
+	ks->base.autoneg = AUTONEG_ENABLE;
+	if (status & I82574_STATUS_LU) {
+		ks->base.speed = i82574_link_speed(status);
+		ks->base.duplex = status & I82574_STATUS_FD ?
+				  DUPLEX_FULL : DUPLEX_HALF;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
+static int i82574_nway_reset(struct net_device *netdev)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	u16 bmcr;
+	int err;
+
+	err = i82574_mdic_read(priv, MII_BMCR, &bmcr);
+	if (err)
+		return err;
+	return i82574_mdic_write(priv, MII_BMCR,
+				 bmcr | BMCR_ANENABLE | BMCR_ANRESTART);
+}
+
+static void i82574_get_ringparam(struct net_device *netdev,
+				 struct ethtool_ringparam *ring,
+				 struct kernel_ethtool_ringparam *kring,
+				 struct netlink_ext_ack *extack)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	ring->rx_max_pending = I82574_RING_MAX;
+	ring->tx_max_pending = I82574_RING_MAX;
+	ring->rx_pending = priv->cfg.rx_size;
+	ring->tx_pending = priv->cfg.tx_size;
+}
+
+static int i82574_set_ringparam(struct net_device *netdev,
+				struct ethtool_ringparam *ring,
+				struct kernel_ethtool_ringparam *kring,
+				struct netlink_ext_ack *extack)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_cfg cfg = priv->cfg;
+
+	if (ring->rx_pending < I82574_RING_MIN ||
+	    ring->tx_pending < I82574_RING_MIN ||
+	    !is_power_of_2(ring->rx_pending) ||
+	    !is_power_of_2(ring->tx_pending)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "ring sizes must be powers of two, 64 to 4096");
+		return -EINVAL;
+	}
+	cfg.rx_size = ring->rx_pending;
+	cfg.tx_size = ring->tx_pending;
+	return i82574_reconfig(priv, &cfg);
+}
+
+static void i82574_get_channels(struct net_device *netdev,
+				struct ethtool_channels *ch)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	ch->max_combined = priv->msix ? I82574_MAX_QP : 1;
+	ch->combined_count = priv->cfg.num_qp;
+}
+
+static int i82574_set_channels(struct net_device *netdev,
+			       struct ethtool_channels *ch)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_cfg cfg = priv->cfg;
+
+	if (!ch->combined_count || ch->rx_count || ch->tx_count ||
+	    ch->combined_count > (priv->msix ? I82574_MAX_QP : 1))
+		return -EINVAL;
+	cfg.num_qp = ch->combined_count;
+	return i82574_reconfig(priv, &cfg);
+}
+
+static int i82574_get_coalesce(struct net_device *netdev,
+			       struct ethtool_coalesce *ec,
+			       struct kernel_ethtool_coalesce *kec,
+			       struct netlink_ext_ack *extack)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	ec->rx_coalesce_usecs = priv->rx_usecs;
+	ec->tx_coalesce_usecs = priv->tx_usecs;
+	ec->use_adaptive_rx_coalesce = priv->adaptive_rx;
+	ec->use_adaptive_tx_coalesce = priv->adaptive_tx;
+	return 0;
+}
+
+static int i82574_set_coalesce(struct net_device *netdev,
+			       struct ethtool_coalesce *ec,
+			       struct kernel_ethtool_coalesce *kec,
+			       struct netlink_ext_ack *extack)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_napi_vector *nv;
+	unsigned int v;
+
+	if (ec->rx_coalesce_usecs > I82574_ITR_MAX_US ||
+	    ec->tx_coalesce_usecs > I82574_ITR_MAX_US)
+		return -ERANGE;
+	priv->rx_usecs = ec->rx_coalesce_usecs;
+	priv->tx_usecs = ec->tx_coalesce_usecs;
+	WRITE_ONCE(priv->adaptive_rx, ec->use_adaptive_rx_coalesce);
+	WRITE_ONCE(priv->adaptive_tx, ec->use_adaptive_tx_coalesce);
+
+	for (v = 0; v < I82574_MAX_QP; v++) {
+		nv = priv->nv[v];
+		if (!nv)
+			continue;
+		if (!priv->adaptive_rx)
+			WRITE_ONCE(nv->rx_usecs, priv->rx_usecs);
+		if (!priv->adaptive_tx)
+			WRITE_ONCE(nv->tx_usecs, priv->tx_usecs);
+		if (priv->up)
+			i82574_set_vector_itr(nv);
+	}
+	return 0;
+}
+
+static u32 i82574_get_rxfh_key_size(struct net_device *netdev)
+{
+	return I82574_RSS_KEY_SIZE;
+}
+
+static u32 i82574_get_rxfh_indir_size(struct net_device *netdev)
+{
+	return I82574_RETA_ENTRIES;
+}
+
+static int i82574_get_rxfh(struct net_device *netdev,
+			   struct ethtool_rxfh_param *rxfh)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	if (rxfh->indir)
+		memcpy(rxfh->indir, priv->reta, sizeof(priv->reta));
+	if (rxfh->key)
+		memcpy(rxfh->key, priv->rss_key, sizeof(priv->rss_key));
+	return 0;
+}
+
+static int i82574_set_rxfh(struct net_device *netdev,
+			   struct ethtool_rxfh_param *rxfh,
+			   struct netlink_ext_ack *extack)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	if (rxfh->hfunc != ETH_RSS_HASH_NO_CHANGE &&
+	    rxfh->hfunc != ETH_RSS_HASH_TOP)
+		return -EOPNOTSUPP;
+	if (rxfh->indir)
+		memcpy(priv->reta, rxfh->indir, sizeof(priv->reta));
+	if (rxfh->key)
+		memcpy(priv->rss_key, rxfh->key, sizeof(priv->rss_key));
+	if (priv->up)
+		i82574_write_rss(priv);
+	return 0;
+}
+
+static int i82574_get_rxnfc(struct net_device *netdev,
+			    struct ethtool_rxnfc *cmd, u32 *rule_locs)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	if (cmd->cmd != ETHTOOL_GRXRINGS)
+		return -EOPNOTSUPP;
+	cmd->data = priv->cfg.num_qp;
+	return 0;
+}
+
+static void i82574_get_eth_mac_stats(struct net_device *netdev,
+				     struct ethtool_eth_mac_stats *s)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_hw_stats *hs = &priv->hw_stats;
+
+	i82574_update_hw_stats(priv);
+	mutex_lock(&priv->hw_stats_lock);
+	s->FramesTransmittedOK = hs->gptc;
+	s->SingleCollisionFrames = hs->scc;
+	s->MultipleCollisionFrames = hs->mcc;
+	s->FramesReceivedOK = hs->gprc;
+	s->FrameCheckSequenceErrors = hs->crcerrs;
+	s->AlignmentErrors = hs->algnerrc;
+	s->OctetsTransmittedOK = hs->gotc;
+	s->FramesWithDeferredXmissions = hs->dc;
+	s->LateCollisions = hs->latecol;
+	s->FramesAbortedDueToXSColls = hs->ecol;
+	s->OctetsReceivedOK = hs->gorc;
+	s->FramesLostDueToIntMACRcvError = hs->mpc + hs->rnbc;
+	s->MulticastFramesXmittedOK = hs->mptc;
+	s->BroadcastFramesXmittedOK = hs->bptc;
+	s->MulticastFramesReceivedOK = hs->mprc;
+	s->BroadcastFramesReceivedOK = hs->bprc;
+	s->InRangeLengthErrors = hs->rlec;
+	s->FrameTooLongErrors = hs->roc;
+	mutex_unlock(&priv->hw_stats_lock);
+}
+
+static const struct ethtool_rmon_hist_range i82574_rmon_ranges[] = {
+	{    0,   64 },
+	{   65,  127 },
+	{  128,  255 },
+	{  256,  511 },
+	{  512, 1023 },
+	{ 1024, 1522 },
+	{ }
+};
+
+static void i82574_get_rmon_stats(struct net_device *netdev,
+				  struct ethtool_rmon_stats *s,
+				  const struct ethtool_rmon_hist_range **ranges)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_hw_stats *hs = &priv->hw_stats;
+	unsigned int i;
+
+	i82574_update_hw_stats(priv);
+	mutex_lock(&priv->hw_stats_lock);
+	s->undersize_pkts = hs->ruc;
+	s->oversize_pkts = hs->roc;
+	s->fragments = hs->rfc;
+	s->jabbers = hs->rjc;
+	for (i = 0; i < ARRAY_SIZE(hs->prc); i++) {
+		s->hist[i] = hs->prc[i];
+		s->hist_tx[i] = hs->ptc[i];
+	}
+	mutex_unlock(&priv->hw_stats_lock);
+	*ranges = i82574_rmon_ranges;
+}
+
+static void i82574_get_pauseparam(struct net_device *netdev,
+				  struct ethtool_pauseparam *pause)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	u32 ctrl = rd32(priv, I82574_CTRL);
+
+	pause->rx_pause = !!(ctrl & I82574_CTRL_RFCE);
+	pause->tx_pause = !!(ctrl & I82574_CTRL_TFCE);
+}
+
+static void i82574_get_pause_stats(struct net_device *netdev,
+				   struct ethtool_pause_stats *s)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_hw_stats *hs = &priv->hw_stats;
+
+	i82574_update_hw_stats(priv);
+	mutex_lock(&priv->hw_stats_lock);
+	s->tx_pause_frames = hs->xontxc + hs->xofftxc;
+	s->rx_pause_frames = hs->xonrxc + hs->xoffrxc;
+	mutex_unlock(&priv->hw_stats_lock);
+}
+
+/* Driver-only counters, in struct i82574_queue_stats order */
+static const char i82574_qstat_names[][ETH_GSTRING_LEN] = {
+	"", "", "", "tx_busy", "tx_stopped", "tx_dma_map_errors",
+	"tx_doorbells", "rx_alloc_fail", "rx_csum_ok", "rx_csum_bad",
+	"rx_frame_errors",
+};
+
+static const char i82574_dev_stat_names[][ETH_GSTRING_LEN] = {
+	"tx_timeouts", "resets",
+};
+
+#define I82574_FIRST_DRV_QSTAT	3
+#define I82574_NUM_DRV_STATS	(ARRAY_SIZE(i82574_qstat_names) - \
+				 I82574_FIRST_DRV_QSTAT + \
+				 ARRAY_SIZE(i82574_dev_stat_names))
+
+static int i82574_get_sset_count(struct net_device *netdev, int sset)
+{
+	return sset == ETH_SS_STATS ? I82574_NUM_DRV_STATS : -EOPNOTSUPP;
+}
+
+static void i82574_get_strings(struct net_device *netdev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = I82574_FIRST_DRV_QSTAT; i < ARRAY_SIZE(i82574_qstat_names); i++)
+		ethtool_puts(&data, i82574_qstat_names[i]);
+	for (i = 0; i < ARRAY_SIZE(i82574_dev_stat_names); i++)
+		ethtool_puts(&data, i82574_dev_stat_names[i]);
+}
+
+static void i82574_get_ethtool_stats(struct net_device *netdev,
+				     struct ethtool_stats *stats, u64 *data)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_queue_stats tx = {}, rx = {};
+	u64 *t = (u64 *)&tx, *r = (u64 *)&rx;
+	unsigned int i;
+
+	static_assert(ARRAY_SIZE(i82574_qstat_names) == I82574_NUM_QSTATS);
+	i82574_sum_stats(priv, &tx, &rx);
+	/* each counter is written by either the TX or the RX rings */
+	for (i = I82574_FIRST_DRV_QSTAT; i < I82574_NUM_QSTATS; i++)
+		*data++ = t[i] + r[i];
+	*data++ = READ_ONCE(priv->tx_timeouts);
+	*data++ = priv->resets;
+}
+
+static const struct ethtool_ops i82574_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE,
+	.get_drvinfo		= i82574_get_drvinfo,
+	.get_regs_len		= i82574_get_regs_len,
+	.get_regs		= i82574_get_regs,
+	.get_link		= ethtool_op_get_link,
+	.get_link_ksettings	= i82574_get_link_ksettings,
+	.nway_reset		= i82574_nway_reset,
+	.get_ringparam		= i82574_get_ringparam,
+	.set_ringparam		= i82574_set_ringparam,
+	.get_channels		= i82574_get_channels,
+	.set_channels		= i82574_set_channels,
+	.get_coalesce		= i82574_get_coalesce,
+	.set_coalesce		= i82574_set_coalesce,
+	.get_rxfh_key_size	= i82574_get_rxfh_key_size,
+	.get_rxfh_indir_size	= i82574_get_rxfh_indir_size,
+	.get_rxfh		= i82574_get_rxfh,
+	.set_rxfh		= i82574_set_rxfh,
+	.get_rxnfc		= i82574_get_rxnfc,
+	.get_eth_mac_stats	= i82574_get_eth_mac_stats,
+	.get_rmon_stats		= i82574_get_rmon_stats,
+	.get_pauseparam		= i82574_get_pauseparam,
+	.get_pause_stats	= i82574_get_pause_stats,
+	.get_sset_count		= i82574_get_sset_count,
+	.get_strings		= i82574_get_strings,
+	.get_ethtool_stats	= i82574_get_ethtool_stats,
+};
+
+void i82574_set_ethtool_ops(struct net_device *netdev)
+{
+	netdev->ethtool_ops = &i82574_ethtool_ops;
+}

@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/pci.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/netdev_queues.h>
+#include <net/page_pool/helpers.h>
+#include <kunit/visibility.h>
+
+#include "i82574.h"
+
+static u32 i82574_tx_unused(const struct i82574_ring *tx)
+{
+	return i82574_ring_unused(READ_ONCE(tx->head), tx->tail, tx->size_mask);
+}
+
+u32 i82574_tx_data_lower(u32 len, bool eop)
+{
+	u32 lower = FIELD_PREP(I82574_TXD_LEN, len) | I82574_TXD_DTYP_DATA |
+		    I82574_TXD_CMD_DEXT | I82574_TXD_CMD_IFCS;
+
+	if (eop)
+		lower |= I82574_TXD_CMD_EOP | I82574_TXD_CMD_RS;
+	return lower;
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_tx_data_lower);
+
+u32 i82574_tx_ctx_tucss(u32 css, u32 cso)
+{
+	return FIELD_PREP(I82574_TXC_TUCSS, css) |
+	       FIELD_PREP(I82574_TXC_TUCSO, cso);
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_tx_ctx_tucss);
+
+unsigned int i82574_tx_descs_for_len(unsigned int len)
+{
+	return DIV_ROUND_UP(len, I82574_TX_MAX_PER_DESC);
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_tx_descs_for_len);
+
+static unsigned int i82574_tx_descs(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int i, n;
+
+	/* one context descriptor, then the head and every fragment */
+	n = 1 + i82574_tx_descs_for_len(skb_headlen(skb));
+	for (i = 0; i < shinfo->nr_frags; i++)
+		n += i82574_tx_descs_for_len(skb_frag_size(&shinfo->frags[i]));
+	return n;
+}
+
+static void i82574_tx_doorbell(struct i82574_ring *tx)
+{
+	tx->doorbell = tx->tail;
+	/* writel() orders the descriptor writes before the MMIO write */
+	writel(tx->tail, tx->tail_reg);
+	tx->xstats.doorbells++;
+}
+
+static void i82574_tx_unmap(struct i82574_ring *tx, struct i82574_tx_buf *buf)
+{
+	if (!buf->len)
+		return;
+	if (buf->is_page)
+		dma_unmap_page(tx->dev, buf->dma, buf->len, DMA_TO_DEVICE);
+	else
+		dma_unmap_single(tx->dev, buf->dma, buf->len, DMA_TO_DEVICE);
+	buf->len = 0;
+}
+
+/* Returns the TXSM option for the data descriptors, or a negative errno. */
+static int i82574_tx_csum(struct i82574_ring *tx, struct sk_buff *skb)
+{
+	u32 css = skb_checksum_start_offset(skb), cso = css + skb->csum_offset;
+	struct i82574_tx_desc *desc = tx->desc;
+	u32 cmd = I82574_TXD_CMD_DEXT;
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	if (cso > 255 || (skb->csum_offset != offsetof(struct tcphdr, check) &&
+			  skb->csum_offset != offsetof(struct udphdr, check)))
+		return skb_checksum_help(skb);
+
+	if (skb->csum_offset == offsetof(struct tcphdr, check))
+		cmd |= I82574_TXC_CMD_TCP;
+	if (vlan_get_protocol(skb) == htons(ETH_P_IP))
+		cmd |= I82574_TXC_CMD_IP;
+
+	/* context descriptor; IXSM is never used: the stack fills the IPv4
+	 * header checksum and the model corrupts IPv6 headers with it
+	 */
+	desc += tx->fill;
+	desc->addr = cpu_to_le64((u64)i82574_tx_ctx_tucss(css, cso) << 32);
+	desc->lower = cpu_to_le32(cmd);
+	desc->upper = 0;
+	tx->fill = (tx->fill + 1) & tx->size_mask;
+	return I82574_TXD_POPTS_TXSM;
+}
+
+/* Write descriptors for one mapping, split at I82574_TX_MAX_PER_DESC. */
+static void i82574_tx_post(struct i82574_ring *tx, dma_addr_t dma, u32 len,
+			   u32 popts, u32 *last_len)
+{
+	struct i82574_tx_desc *desc;
+	u32 chunk;
+
+	do {
+		chunk = min_t(u32, len, I82574_TX_MAX_PER_DESC);
+		desc = (struct i82574_tx_desc *)tx->desc + tx->fill;
+		desc->addr = cpu_to_le64(dma);
+		desc->lower = cpu_to_le32(i82574_tx_data_lower(chunk, false));
+		desc->upper = cpu_to_le32(popts);
+		tx->fill = (tx->fill + 1) & tx->size_mask;
+		dma += chunk;
+		len -= chunk;
+	} while (len);
+	*last_len = chunk;
+}
+
+static int i82574_tx_map_one(struct i82574_ring *tx, dma_addr_t dma, u32 len,
+			     bool is_page, u32 popts, u32 *last_len)
+{
+	struct i82574_tx_buf *buf = &tx->tx_buf[tx->fill];
+
+	if (dma_mapping_error(tx->dev, dma))
+		return -ENOMEM;
+	buf->dma = dma;
+	buf->len = len;
+	buf->is_page = is_page;
+	i82574_tx_post(tx, dma, len, popts, last_len);
+	return 0;
+}
+
+static void i82574_tx_unwind(struct i82574_ring *tx, u32 first)
+{
+	u32 i;
+
+	for (i = first; i != tx->fill; i = (i + 1) & tx->size_mask)
+		i82574_tx_unmap(tx, &tx->tx_buf[i]);
+	tx->fill = first;
+}
+
+/* Map the packet and write its descriptors, then publish it in tx->tail
+ * for the completion side; tx->fill tracks the packet being built.
+ */
+static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	u32 first = tx->tail, last_len = 0, last;
+	struct i82574_tx_desc *desc;
+	unsigned int i;
+	int popts;
+
+	tx->fill = first;
+	popts = i82574_tx_csum(tx, skb);
+	if (popts < 0)
+		return popts;
+	if (skb_headlen(skb) &&
+	    i82574_tx_map_one(tx, dma_map_single(tx->dev, skb->data,
+						 skb_headlen(skb), DMA_TO_DEVICE),
+			      skb_headlen(skb), false, popts, &last_len))
+		goto unwind;
+	for (i = 0; i < shinfo->nr_frags; i++) {
+		skb_frag_t *frag = &shinfo->frags[i];
+		u32 len = skb_frag_size(frag);
+
+		if (!len)
+			continue;
+		if (i82574_tx_map_one(tx, skb_frag_dma_map(tx->dev, frag, 0, len,
+							   DMA_TO_DEVICE),
+				      len, true, popts, &last_len))
+			goto unwind;
+	}
+
+	/* close the packet: EOP and RS on its last descriptor */
+	last = (tx->fill - 1) & tx->size_mask;
+	desc = (struct i82574_tx_desc *)tx->desc + last;
+	desc->lower = cpu_to_le32(i82574_tx_data_lower(last_len, true));
+	tx->tx_buf[first].skb = skb;
+	tx->tx_buf[first].eop = last;
+	tx->tx_buf[first].bytes = skb->len;
+	tx->tx_buf[first].segs = 1;
+	/* shadow state before the index that makes it visible */
+	smp_wmb();
+	WRITE_ONCE(tx->tail, tx->fill);
+	return 0;
+
+unwind:
+	i82574_tx_unwind(tx, first);
+	return -ENOMEM;
+}
+
+static void i82574_tx_drop(struct i82574_ring *tx, struct sk_buff *skb,
+			   bool map_err)
+{
+	u64_stats_update_begin(&tx->xstats.syncp);
+	tx->xstats.dropped++;
+	tx->xstats.map_err += map_err;
+	/* earlier packets of this batch may still wait for their doorbell */
+	if (tx->doorbell != tx->tail)
+		i82574_tx_doorbell(tx);
+	u64_stats_update_end(&tx->xstats.syncp);
+	dev_kfree_skb_any(skb);
+}
+
+netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
+{
+	struct i82574_dev *priv = netdev_priv(dev);
+	struct i82574_ring *tx = &priv->nv[skb_get_queue_mapping(skb)]->tx;
+	unsigned int bytes;
+
+	/* an offloaded checksum would cover the padding: finish it first */
+	if (skb->len < ETH_ZLEN && skb->ip_summed == CHECKSUM_PARTIAL &&
+	    skb_checksum_help(skb))
+		goto drop;
+	if (skb_put_padto(skb, ETH_ZLEN)) {
+		i82574_tx_drop(tx, NULL, false);
+		return NETDEV_TX_OK;
+	}
+	if (i82574_tx_descs(skb) > I82574_TX_MAX_DESC_PER_PKT &&
+	    skb_linearize(skb))
+		goto drop;
+	if (unlikely(i82574_tx_unused(tx) < i82574_tx_descs(skb))) {
+		/* queue is stopped in advance; this should not happen */
+		netif_tx_stop_queue(tx->txq);
+		u64_stats_update_begin(&tx->xstats.syncp);
+		tx->xstats.busy++;
+		u64_stats_update_end(&tx->xstats.syncp);
+		return NETDEV_TX_BUSY;
+	}
+	bytes = skb->len;
+	if (i82574_tx_map(tx, skb)) {
+		i82574_tx_drop(tx, skb, true);
+		return NETDEV_TX_OK;
+	}
+	skb_tx_timestamp(skb);
+
+	u64_stats_update_begin(&tx->xstats.syncp);
+	if (!netif_txq_maybe_stop(tx->txq, i82574_tx_unused(tx),
+				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
+		tx->xstats.stop++;
+	if (__netdev_tx_sent_queue(tx->txq, bytes, netdev_xmit_more()))
+		i82574_tx_doorbell(tx);
+	u64_stats_update_end(&tx->xstats.syncp);
+	return NETDEV_TX_OK;
+
+drop:
+	i82574_tx_drop(tx, skb, false);
+	return NETDEV_TX_OK;
+}
+
+static u32 i82574_tx_complete_pkt(struct i82574_ring *tx, u32 head, int budget)
+{
+	struct i82574_tx_buf *first = &tx->tx_buf[head];
+	u32 eop = first->eop;
+
+	napi_consume_skb(first->skb, budget);
+	first->skb = NULL;
+	for (;; head = (head + 1) & tx->size_mask) {
+		i82574_tx_unmap(tx, &tx->tx_buf[head]);
+		if (head == eop)
+			break;
+	}
+	return (eop + 1) & tx->size_mask;
+}
+
+static void i82574_clean_tx(struct i82574_ring *tx, int budget)
+{
+	u32 head = tx->head, tail = READ_ONCE(tx->tail);
+	unsigned int pkts = 0, bytes = 0;
+	struct i82574_tx_desc *desc;
+
+	/* pairs with smp_wmb() in i82574_tx_map() */
+	smp_rmb();
+	while (head != tail) {
+		struct i82574_tx_buf *first = &tx->tx_buf[head];
+
+		desc = (struct i82574_tx_desc *)tx->desc + first->eop;
+		if (!(le32_to_cpu(READ_ONCE(desc->upper)) & I82574_TXD_STA_DD))
+			break;
+		dma_rmb();
+		pkts += first->segs;
+		bytes += first->bytes;
+		head = i82574_tx_complete_pkt(tx, head, budget);
+	}
+	if (!pkts)
+		return;
+
+	WRITE_ONCE(tx->head, head);
+	u64_stats_update_begin(&tx->stats.syncp);
+	tx->stats.packets += pkts;
+	tx->stats.bytes += bytes;
+	u64_stats_update_end(&tx->stats.syncp);
+	netif_txq_completed_wake(tx->txq, pkts, bytes, i82574_tx_unused(tx),
+				 I82574_TX_WAKE_THRESH);
+}
+
+static int i82574_rx_alloc(struct i82574_ring *rx, u32 idx)
+{
+	union i82574_rx_desc *desc = (union i82574_rx_desc *)rx->desc + idx;
+	struct i82574_rx_buf *buf = &rx->rx_buf[idx];
+	unsigned int offset;
+	struct page *page;
+
+	page = page_pool_dev_alloc_frag(rx->pp, &offset, I82574_RX_BUF_SIZE);
+	if (!page)
+		return -ENOMEM;
+	buf->page = page;
+	buf->offset = offset;
+	desc->read.addr = cpu_to_le64(page_pool_get_dma_addr(page) + offset +
+				      rx->hw_off);
+	/* clears the write-back status, DD included */
+	desc->read.reserved = 0;
+	return 0;
+}
+
+void i82574_fill_rx(struct i82574_ring *rx)
+{
+	u32 tail = rx->tail, n;
+
+	for (n = i82574_ring_unused(rx->head, tail, rx->size_mask); n; n--) {
+		if (i82574_rx_alloc(rx, tail)) {
+			u64_stats_update_begin(&rx->stats.syncp);
+			rx->stats.alloc_fail++;
+			u64_stats_update_end(&rx->stats.syncp);
+			break;
+		}
+		tail = (tail + 1) & rx->size_mask;
+	}
+	if (tail == rx->tail)
+		return;
+	rx->tail = tail;
+	/* one tail write per refill batch */
+	writel(tail, rx->tail_reg);
+}
+
+static struct sk_buff *i82574_rx_build(struct i82574_ring *rx, void *va,
+				       u32 len)
+{
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(va, I82574_RX_BUF_SIZE);
+	if (!skb)
+		return NULL;
+	skb_mark_for_recycle(skb);
+	skb_reserve(skb, rx->hw_off);
+	__skb_put(skb, len);
+	return skb;
+}
+
+/* Attach one buffer to the packet being assembled; NULL drops it. */
+static struct sk_buff *i82574_rx_add_buf(struct i82574_napi_vector *nv,
+					 struct sk_buff *skb,
+					 struct i82574_rx_buf *buf, u32 len,
+					 bool eop)
+{
+	struct i82574_ring *rx = &nv->rx;
+	u32 off = buf->offset + rx->hw_off;
+	void *va = page_address(buf->page) + buf->offset;
+
+	page_pool_dma_sync_for_cpu(rx->pp, buf->page, off, len);
+	/* with headroom (no LPE) the device never writes more than 1522
+	 * bytes, so a frame always fits before the skb_shared_info
+	 */
+	if (!skb && eop && rx->hw_off + len +
+	    SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) <= I82574_RX_BUF_SIZE) {
+		skb = i82574_rx_build(rx, va, len);
+	} else {
+		if (!skb) {
+			skb = napi_alloc_skb(&nv->napi, I82574_RX_HDR_MAX);
+			if (skb)
+				skb_mark_for_recycle(skb);
+		}
+		if (skb && skb_shinfo(skb)->nr_frags < MAX_SKB_FRAGS) {
+			skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, buf->page,
+					off, len, I82574_RX_BUF_SIZE);
+		} else {
+			dev_kfree_skb_any(skb);
+			skb = NULL;
+		}
+	}
+	if (!skb)
+		page_pool_put_full_page(rx->pp, buf->page, true);
+	buf->page = NULL;
+	return skb;
+}
+
+static void i82574_rx_csum_hash(struct i82574_ring *rx, struct sk_buff *skb,
+				u32 staterr, u32 mrq, u32 hash)
+{
+	netdev_features_t features = skb->dev->features;
+	u32 type = FIELD_GET(I82574_RXD_MRQ_RSSTYPE, mrq);
+
+	if ((features & NETIF_F_RXHASH) && type != I82574_RSSTYPE_NONE)
+		skb_set_hash(skb, hash, type == I82574_RSSTYPE_IPV4_TCP ||
+			     type == I82574_RSSTYPE_IPV6_TCP ?
+			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
+
+	if (!(features & NETIF_F_RXCSUM) || (staterr & I82574_RXD_STA_IXSM))
+		return;
+	if (staterr & (I82574_RXD_ERR_TCPE | I82574_RXD_ERR_IPE)) {
+		rx->stats.csum_bad++;
+	} else if (staterr & (I82574_RXD_STA_TCPCS | I82574_RXD_STA_UDPCS)) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+		rx->stats.csum_ok++;
+	}
+}
+
+static void i82574_rx_pull_headers(struct sk_buff *skb)
+{
+	skb_frag_t *frag = &skb_shinfo(skb)->frags[0];
+	unsigned int hlen;
+
+	if (skb_headlen(skb))
+		return;
+	hlen = eth_get_headlen(skb->dev, skb_frag_address(frag),
+			       min_t(u32, skb_frag_size(frag), I82574_RX_HDR_MAX));
+	__pskb_pull_tail(skb, hlen);
+}
+
+/* Hand a complete packet to the stack; returns its length. */
+static u32 i82574_rx_deliver(struct i82574_napi_vector *nv,
+			     struct sk_buff *skb,
+			     const union i82574_rx_desc *desc, u32 staterr)
+{
+	struct i82574_ring *rx = &nv->rx;
+	u32 len;
+
+	skb->dev = nv->priv->netdev;
+	i82574_rx_pull_headers(skb);
+	i82574_rx_csum_hash(rx, skb, staterr, le32_to_cpu(desc->wb.mrq),
+			    le32_to_cpu(desc->wb.rss));
+	skb_record_rx_queue(skb, rx->q_idx);
+	skb->protocol = eth_type_trans(skb, skb->dev);
+	len = skb->len + ETH_HLEN;
+	napi_gro_receive(&nv->napi, skb);
+	return len;
+}
+
+static int i82574_clean_rx(struct i82574_napi_vector *nv, int budget)
+{
+	struct i82574_ring *rx = &nv->rx;
+	struct sk_buff *skb = rx->skb;
+	u32 head = rx->head, staterr;
+	union i82574_rx_desc *desc;
+	u64 bytes = 0;
+	int done = 0;
+
+	u64_stats_update_begin(&rx->stats.syncp);
+	while (done < budget && head != rx->tail) {
+		desc = (union i82574_rx_desc *)rx->desc + head;
+		staterr = le32_to_cpu(READ_ONCE(desc->wb.staterr));
+		if (!(staterr & I82574_RXD_STA_DD))
+			break;
+		dma_rmb();
+
+		if (!rx->discard) {
+			skb = i82574_rx_add_buf(nv, skb, &rx->rx_buf[head],
+						le16_to_cpu(desc->wb.length),
+						staterr & I82574_RXD_STA_EOP);
+			rx->discard = !skb;
+		} else {
+			page_pool_put_full_page(rx->pp, rx->rx_buf[head].page,
+						true);
+			rx->rx_buf[head].page = NULL;
+		}
+		head = (head + 1) & rx->size_mask;
+		if (!(staterr & I82574_RXD_STA_EOP))
+			continue;
+
+		done++;
+		if (rx->discard || (staterr & I82574_RXD_ERR_FRAME)) {
+			if (staterr & I82574_RXD_ERR_FRAME)
+				rx->stats.frame_err++;
+			else
+				rx->stats.dropped++;
+			dev_kfree_skb_any(skb);
+		} else {
+			bytes += i82574_rx_deliver(nv, skb, desc, staterr);
+			rx->stats.packets++;
+		}
+		skb = NULL;
+		rx->discard = false;
+	}
+	rx->stats.bytes += bytes;
+	u64_stats_update_end(&rx->stats.syncp);
+
+	rx->skb = skb;
+	rx->head = head;
+	i82574_fill_rx(rx);
+	return done;
+}
+
+void i82574_set_vector_itr(struct i82574_napi_vector *nv)
+{
+	struct i82574_dev *priv = nv->priv;
+	u32 usecs = READ_ONCE(nv->rx_usecs);
+	u32 tx_usecs = READ_ONCE(nv->tx_usecs);
+
+	/* the vector serves both rings: the shorter interval wins */
+	if (tx_usecs && (!usecs || tx_usecs < usecs))
+		usecs = tx_usecs;
+	if (priv->msix)
+		wr32(priv, I82574_EITR(nv->v_idx + 1), i82574_usecs_to_itr(usecs));
+	else
+		wr32(priv, I82574_ITR, i82574_usecs_to_itr(usecs));
+}
+
+static void i82574_update_dim(struct i82574_napi_vector *nv)
+{
+	struct i82574_dev *priv = nv->priv;
+	struct dim_sample sample = {};
+
+	if (READ_ONCE(priv->adaptive_rx)) {
+		dim_update_sample(nv->events, nv->rx.stats.packets,
+				  nv->rx.stats.bytes, &sample);
+		net_dim(&nv->rx_dim, sample);
+	}
+	if (READ_ONCE(priv->adaptive_tx)) {
+		dim_update_sample(nv->events, nv->tx.stats.packets,
+				  nv->tx.stats.bytes, &sample);
+		net_dim(&nv->tx_dim, sample);
+	}
+}
+
+static void i82574_irq_enable(struct i82574_napi_vector *nv)
+{
+	struct i82574_dev *priv = nv->priv;
+
+	if (priv->msix)
+		wr32(priv, I82574_IMS, I82574_INT_RXQ(nv->v_idx) |
+				       I82574_INT_TXQ(nv->v_idx));
+	else
+		wr32(priv, I82574_IMS, I82574_INT_RXT0 | I82574_INT_TXDW);
+}
+
+int i82574_poll(struct napi_struct *napi, int budget)
+{
+	struct i82574_napi_vector *nv =
+		container_of(napi, struct i82574_napi_vector, napi);
+	struct i82574_ring *rx = &nv->rx;
+	int done = 0;
+
+	i82574_clean_tx(&nv->tx, budget);
+	if (budget)
+		done = i82574_clean_rx(nv, budget);
+	if (done == budget)
+		return budget;
+	/* nothing posted after failed allocations: keep polling to retry */
+	if (rx->head == rx->tail)
+		return budget;
+
+	if (napi_complete_done(napi, done)) {
+		i82574_update_dim(nv);
+		i82574_irq_enable(nv);
+	}
+	return done;
+}
+
+static void i82574_dim_work(struct work_struct *work, bool is_tx)
+{
+	struct dim *dim = container_of(work, struct dim, work);
+	struct i82574_napi_vector *nv = dim->priv;
+	struct dim_cq_moder m;
+
+	if (is_tx) {
+		m = net_dim_get_tx_moderation(dim->mode, dim->profile_ix);
+		WRITE_ONCE(nv->tx_usecs, m.usec);
+	} else {
+		m = net_dim_get_rx_moderation(dim->mode, dim->profile_ix);
+		WRITE_ONCE(nv->rx_usecs, m.usec);
+	}
+	i82574_set_vector_itr(nv);
+	dim->state = DIM_START_MEASURE;
+}
+
+static void i82574_rx_dim_work(struct work_struct *work)
+{
+	i82574_dim_work(work, false);
+}
+
+static void i82574_tx_dim_work(struct work_struct *work)
+{
+	i82574_dim_work(work, true);
+}
+
+static int i82574_alloc_ring(struct device *dev, struct i82574_ring *ring,
+			     u32 size, size_t buf_size)
+{
+	ring->size_bytes = size * sizeof(struct i82574_tx_desc);
+	ring->desc = dma_alloc_coherent(dev, ring->size_bytes, &ring->dma,
+					GFP_KERNEL);
+	if (!ring->desc)
+		return -ENOMEM;
+	ring->tx_buf = kvcalloc(size, buf_size, GFP_KERNEL);
+	if (!ring->tx_buf) {
+		dma_free_coherent(dev, ring->size_bytes, ring->desc, ring->dma);
+		return -ENOMEM;
+	}
+	ring->dev = dev;
+	ring->size_mask = size - 1;
+	u64_stats_init(&ring->stats.syncp);
+	u64_stats_init(&ring->xstats.syncp);
+	return 0;
+}
+
+static void i82574_free_ring(struct i82574_ring *ring)
+{
+	kvfree(ring->tx_buf);
+	dma_free_coherent(ring->dev, ring->size_bytes, ring->desc, ring->dma);
+}
+
+static int i82574_create_pp(struct i82574_dev *priv,
+			    struct i82574_napi_vector *nv, u32 size)
+{
+	struct page_pool_params pp = {
+		.order = 0,
+		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		.pool_size = size,
+		.nid = dev_to_node(&priv->pdev->dev),
+		.dev = &priv->pdev->dev,
+		.napi = &nv->napi,
+		.netdev = priv->netdev,
+		.queue_idx = nv->v_idx,
+		.dma_dir = DMA_FROM_DEVICE,
+		.max_len = PAGE_SIZE,
+	};
+
+	nv->rx.pp = page_pool_create(&pp);
+	if (IS_ERR(nv->rx.pp))
+		return PTR_ERR(nv->rx.pp);
+	return 0;
+}
+
+static void i82574_init_vector(struct i82574_dev *priv,
+			       struct i82574_napi_vector *nv, unsigned int v)
+{
+	nv->priv = priv;
+	nv->v_idx = v;
+	nv->tx.q_idx = v;
+	nv->rx.q_idx = v;
+	nv->tx.txq = netdev_get_tx_queue(priv->netdev, v);
+	nv->tx.tail_reg = priv->hw + I82574_TDT(v);
+	nv->rx.tail_reg = priv->hw + I82574_RDT(v);
+	nv->rx_usecs = priv->rx_usecs;
+	nv->tx_usecs = priv->tx_usecs;
+	INIT_WORK(&nv->rx_dim.work, i82574_rx_dim_work);
+	INIT_WORK(&nv->tx_dim.work, i82574_tx_dim_work);
+	nv->rx_dim.priv = nv;
+	nv->tx_dim.priv = nv;
+	nv->rx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	nv->tx_dim.mode = DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+}
+
+static struct i82574_napi_vector *
+i82574_alloc_vector(struct i82574_dev *priv, unsigned int v, u32 tx_size,
+		    u32 rx_size)
+{
+	struct device *dev = &priv->pdev->dev;
+	struct i82574_napi_vector *nv;
+
+	nv = kzalloc(sizeof(*nv), GFP_KERNEL);
+	if (!nv)
+		return NULL;
+	i82574_init_vector(priv, nv, v);
+	netif_napi_add(priv->netdev, &nv->napi, i82574_poll);
+	netif_napi_set_irq(&nv->napi,
+			   pci_irq_vector(priv->pdev, priv->msix ? v + 1 : 0));
+
+	if (i82574_alloc_ring(dev, &nv->tx, tx_size,
+			      sizeof(struct i82574_tx_buf)))
+		goto napi_del;
+	if (i82574_alloc_ring(dev, &nv->rx, rx_size,
+			      sizeof(struct i82574_rx_buf)))
+		goto free_tx;
+	if (i82574_create_pp(priv, nv, rx_size))
+		goto free_rx;
+	return nv;
+
+free_rx:
+	i82574_free_ring(&nv->rx);
+free_tx:
+	i82574_free_ring(&nv->tx);
+napi_del:
+	netif_napi_del(&nv->napi);
+	kfree(nv);
+	return NULL;
+}
+
+int i82574_alloc_vectors(struct i82574_dev *priv, struct i82574_napi_vector **nv,
+			 unsigned int num, u32 tx_size, u32 rx_size)
+{
+	unsigned int v;
+
+	for (v = 0; v < num; v++) {
+		nv[v] = i82574_alloc_vector(priv, v, tx_size, rx_size);
+		if (!nv[v])
+			goto free_vectors;
+	}
+	return 0;
+
+free_vectors:
+	i82574_free_vectors(nv, v);
+	return -ENOMEM;
+}
+
+void i82574_fold_ring_stats(struct i82574_queue_stats *base,
+			    struct i82574_ring *ring)
+{
+	i82574_add_stats(base, &ring->stats);
+	i82574_add_stats(base, &ring->xstats);
+}
+
+void i82574_free_vectors(struct i82574_napi_vector **nv, unsigned int num)
+{
+	unsigned int v;
+
+	for (v = 0; v < num; v++) {
+		page_pool_destroy(nv[v]->rx.pp);
+		i82574_free_ring(&nv[v]->rx);
+		i82574_free_ring(&nv[v]->tx);
+		netif_napi_del(&nv[v]->napi);
+		kfree(nv[v]);
+		nv[v] = NULL;
+	}
+}
+
+/* Release every buffer still owned by the rings; DMA must be stopped. */
+void i82574_clean_rings(struct i82574_napi_vector *nv)
+{
+	struct i82574_ring *tx = &nv->tx, *rx = &nv->rx;
+	u32 i;
+
+	for (i = 0; i <= tx->size_mask; i++) {
+		i82574_tx_unmap(tx, &tx->tx_buf[i]);
+		dev_kfree_skb_any(tx->tx_buf[i].skb);
+		tx->tx_buf[i].skb = NULL;
+	}
+	netdev_tx_reset_queue(tx->txq);
+	tx->head = 0;
+	tx->tail = 0;
+	tx->fill = 0;
+	tx->doorbell = 0;
+
+	for (i = 0; i <= rx->size_mask; i++) {
+		if (rx->rx_buf[i].page)
+			page_pool_put_full_page(rx->pp, rx->rx_buf[i].page,
+						false);
+		rx->rx_buf[i].page = NULL;
+	}
+	dev_kfree_skb_any(rx->skb);
+	rx->skb = NULL;
+	rx->discard = false;
+	rx->head = 0;
+	rx->tail = 0;
+}

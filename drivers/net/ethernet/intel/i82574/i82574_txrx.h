@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+
+#ifndef _I82574_TXRX_H_
+#define _I82574_TXRX_H_
+
+#include <linux/dim.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/types.h>
+
+#include "i82574_csr.h"
+
+struct i82574_dev;
+
+#define I82574_MAX_QP			2
+#define I82574_RING_MIN			64
+#define I82574_RING_MAX			4096
+#define I82574_RING_DEFAULT		256
+/* The model drops packets with more than 64 descriptors */
+#define I82574_TX_MAX_DESC_PER_PKT	64
+#define I82574_TX_MAX_PER_DESC		8192
+/* Worst case for one packet: a context descriptor plus split buffers */
+#define I82574_TX_DESC_NEEDED		(MAX_SKB_FRAGS + 12)
+#define I82574_TX_WAKE_THRESH		(2 * I82574_TX_DESC_NEEDED)
+
+#define I82574_RX_BUF_SIZE		2048
+#define I82574_RX_HEADROOM		NET_SKB_PAD
+#define I82574_RX_HDR_MAX		256
+#define I82574_RX_REFILL_BATCH		16
+
+/**
+ * struct i82574_tx_buf - shadow of one TX descriptor slot
+ * @skb: packet, set on the first slot of a packet
+ * @dma: DMA address of a mapping that starts at this slot
+ * @len: length of that mapping, 0 if the slot maps nothing
+ * @eop: index of the packet's last slot (first slot only)
+ * @bytes: bytes reported to BQL and stats (first slot only)
+ * @segs: packets counted for stats (first slot only)
+ * @is_page: the mapping was made with skb_frag_dma_map()
+ */
+struct i82574_tx_buf {
+	struct sk_buff *skb;
+	dma_addr_t dma;
+	u32 len;
+	u16 eop;
+	u16 segs;
+	u32 bytes;
+	bool is_page;
+};
+
+/**
+ * struct i82574_rx_buf - shadow of one RX descriptor slot
+ * @page: page_pool page the buffer lives in
+ * @offset: start of the 2 KiB fragment within @page
+ */
+struct i82574_rx_buf {
+	struct page *page;
+	u32 offset;
+};
+
+/* Per-ring counters; a TX ring has one set per writer (xmit, NAPI) */
+struct i82574_queue_stats {
+	u64 packets;
+	u64 bytes;
+	u64 dropped;
+	u64 busy;
+	u64 stop;
+	u64 map_err;
+	u64 doorbells;
+	u64 alloc_fail;
+	u64 csum_ok;
+	u64 csum_bad;
+	u64 frame_err;
+	struct u64_stats_sync syncp;
+};
+
+struct i82574_ring {
+	void *desc;			/* descriptor ring, DMA coherent */
+	union {
+		struct i82574_tx_buf *tx_buf;
+		struct i82574_rx_buf *rx_buf;
+	};
+	u8 __iomem *tail_reg;
+	u32 size_mask;
+	u32 head;			/* next slot to complete */
+	u32 tail;			/* end of the published packets */
+	u32 fill;			/* TX: next slot to fill */
+	u32 doorbell;			/* last value written to the tail */
+	u16 q_idx;
+	u16 hw_off;			/* RX: data offset inside a buffer */
+	struct page_pool *pp;		/* RX only */
+	struct sk_buff *skb;		/* RX: packet spanning descriptors */
+	struct netdev_queue *txq;	/* TX only */
+	bool discard;			/* RX: drop until end of packet */
+	struct i82574_queue_stats stats;
+	struct i82574_queue_stats xstats;	/* TX: written by xmit */
+
+	/* slow path */
+	struct device *dev;
+	dma_addr_t dma;
+	u32 size_bytes;
+};
+
+/**
+ * struct i82574_napi_vector - one interrupt vector and the queues it serves
+ * @napi: NAPI context polling @tx and @rx
+ * @priv: owning device
+ * @tx: TX ring of this queue pair
+ * @rx: RX ring of this queue pair
+ * @rx_dim: adaptive moderation state for @rx
+ * @tx_dim: adaptive moderation state for @tx
+ * @v_idx: index of the queue pair (and of its MSI-X vector minus one)
+ * @events: interrupts seen, fed to lib/dim
+ * @rx_usecs: current RX moderation
+ * @tx_usecs: current TX moderation
+ */
+struct i82574_napi_vector {
+	struct napi_struct napi;
+	struct i82574_dev *priv;
+	struct i82574_ring tx;
+	struct i82574_ring rx;
+	struct dim rx_dim;
+	struct dim tx_dim;
+	u16 v_idx;
+	u16 events;
+	u16 rx_usecs;
+	u16 tx_usecs;
+};
+
+static inline u32 i82574_ring_unused(u32 head, u32 tail, u32 mask)
+{
+	return (head - tail - 1) & mask;
+}
+
+u32 i82574_tx_data_lower(u32 len, bool eop);
+u32 i82574_tx_ctx_tucss(u32 css, u32 cso);
+unsigned int i82574_tx_descs_for_len(unsigned int len);
+
+netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev);
+int i82574_poll(struct napi_struct *napi, int budget);
+int i82574_alloc_vectors(struct i82574_dev *priv, struct i82574_napi_vector **nv,
+			 unsigned int num, u32 tx_size, u32 rx_size);
+void i82574_free_vectors(struct i82574_napi_vector **nv, unsigned int num);
+void i82574_fold_ring_stats(struct i82574_queue_stats *base,
+			    struct i82574_ring *ring);
+void i82574_clean_rings(struct i82574_napi_vector *nv);
+void i82574_fill_rx(struct i82574_ring *rx);
+void i82574_set_vector_itr(struct i82574_napi_vector *nv);
+
+#endif /* _I82574_TXRX_H_ */

@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ABI of /sys/class/net/<dev>/queues/tx-<n>/dispatch_limit
+# (Documentation/ABI/testing/sysfs-class-net-queues): default 0, valid
+# values round-trip where the driver implements ndo_xmit_flush ($DRIVER,
+# if present), every bad write gets EINVAL and leaves the value unchanged,
+# non-zero values get EOPNOTSUPP on drivers without the op (dummy, veth,
+# e1000e), and only root may write.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+MAX=4096
+BAD=(-1 -0 4097 4294967296 99999999999999999999999 abc 0x10 " 8" 8abc
+     "8 " "8 9" $'8\n\n' 1.5 $'\n')
+DUMMY=dl-dummy0
+VETH=dl-veth0
+
+cleanup()
+{
+	ip link del "$DUMMY" 2>/dev/null
+	ip link del "$VETH" 2>/dev/null
+	[ -n "${OP_DEV:-}" ] && for f in /sys/class/net/$OP_DEV/queues/tx-*/dispatch_limit; do
+		echo 0 > "$f"
+	done 2>/dev/null
+	return 0
+}
+
+# sysfs_write FILE VALUE: write VALUE as is, print OK or the errno name
+sysfs_write()
+{
+	local out
+
+	if out=$({ printf '%s' "$2" > "$1"; } 2>&1); then
+		echo OK
+		return
+	fi
+	case $out in
+	*"Invalid argument"*)		echo EINVAL ;;
+	*"Operation not supported"*)	echo EOPNOTSUPP ;;
+	*"Operation not permitted"*)	echo EPERM ;;
+	*"Permission denied"*)		echo EACCES ;;
+	*)				echo "other: $out" ;;
+	esac
+}
+
+# dev_kind DEV: its PCI driver, or its link kind (dummy, veth)
+dev_kind()
+{
+	local d=/sys/class/net/$1/device/driver
+
+	if [ -e "$d" ]; then
+		basename "$(readlink "$d")"
+	else
+		ip -d -j link show "$1" | python3 -c \
+			'import json,sys; print(json.load(sys.stdin)[0]["linkinfo"]["info_kind"])'
+	fi
+}
+
+txq_files()
+{
+	ls -d /sys/class/net/"$1"/queues/tx-*/dispatch_limit 2>/dev/null
+}
+
+# all_equal DEV VALUE: every TX queue of DEV reads VALUE
+all_equal()
+{
+	local f n=0
+
+	for f in $(txq_files "$1"); do
+		[ "$(cat "$f")" = "$2" ] || { ktap_print_msg "$f: $(cat "$f") != $2"; return 1; }
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || { ktap_print_msg "$1: no dispatch_limit files"; return 1; }
+}
+
+# expect FILE VALUE ERRNO: the write of VALUE answers ERRNO (or OK)
+expect()
+{
+	local got
+
+	got=$(sysfs_write "$1" "$2")
+	[ "$got" = "$3" ] && return 0
+	ktap_print_msg "write '$(printf '%q' "$2")' to $1: $got, expected $3"
+	return 1
+}
+
+bad_writes_keep()
+{
+	local dev=$1 keep=$2 f v rc=0
+
+	for f in $(txq_files "$dev"); do
+		for v in "${BAD[@]}"; do
+			expect "$f" "$v" EINVAL || rc=1
+			[ "$(cat "$f")" = "$keep" ] ||
+				{ ktap_print_msg "$f changed to $(cat "$f")"; rc=1; }
+		done
+		# a zero-length write never reaches the attribute
+		expect "$f" "" OK || rc=1
+		[ "$(cat "$f")" = "$keep" ] || rc=1
+	done
+	return $rc
+}
+
+no_op_refuses()
+{
+	local dev=$1 f v rc=0
+
+	for f in $(txq_files "$dev"); do
+		for v in 1 8 64 $MAX; do
+			expect "$f" "$v" EOPNOTSUPP || rc=1
+		done
+	done
+	all_equal "$dev" 0 && return $rc
+}
+
+zero_accepted()
+{
+	local f rc=0
+
+	for f in $(txq_files "$1"); do
+		expect "$f" 0 OK || rc=1
+		expect "$f" $'0\n' OK || rc=1
+	done
+	all_equal "$1" 0 && return $rc
+}
+
+round_trip()
+{
+	local f v rc=0
+
+	for f in $(txq_files "$1"); do
+		for v in 1 2 8 64 $MAX 0 16; do
+			expect "$f" "$v"$'\n' OK || rc=1
+			[ "$(cat "$f")" = "$v" ] ||
+				{ ktap_print_msg "$f: wrote $v, read $(cat "$f")"; rc=1; }
+		done
+	done
+	return $rc
+}
+
+non_root_refused()
+{
+	local f=$1 before
+
+	before=$(cat "$f")
+	if setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sh -c "echo 0 > $f" 2>/dev/null; then
+		ktap_print_msg "uid 65534 could write $f"
+		return 1
+	fi
+	[ "$(cat "$f")" = "$before" ]
+}
+
+ktap_print_header
+[ "$(id -u)" = 0 ] || { ktap_skip_all "needs root"; exit "$KSFT_SKIP"; }
+if [ ! -e /sys/class/net/lo/queues/tx-0/dispatch_limit ]; then
+	ktap_skip_all "kernel without dispatch_limit"
+	exit "$KSFT_SKIP"
+fi
+trap cleanup EXIT
+
+NO_OP=()
+ip link add "$DUMMY" numtxqueues 2 type dummy && NO_OP+=("$DUMMY")
+ip link add "$VETH" numtxqueues 2 type veth peer name dl-veth1 numtxqueues 2 &&
+	NO_OP+=("$VETH")
+if [ -d /sys/bus/pci/drivers/e1000e ] && nic_bind e1000e 0; then
+	NO_OP+=("$(nic_ifname 0)")
+fi
+OP_DEV=
+if [ -d "/sys/bus/pci/drivers/$DRIVER" ] && [ "$DRIVER" != e1000e ] &&
+   nic_bind "$DRIVER" 1; then
+	OP_DEV=$(nic_ifname 1)
+fi
+
+ktap_set_plan $((${#NO_OP[@]} * 4 + 4))
+
+for dev in "${NO_OP[@]}"; do
+	name="$dev ($(dev_kind "$dev"))"
+	ktap_test_result "$name: present and 0 on every TX queue" all_equal "$dev" 0
+	ktap_test_result "$name: 0 accepted" zero_accepted "$dev"
+	ktap_test_result "$name: non-zero refused with EOPNOTSUPP" no_op_refuses "$dev"
+	ktap_test_result "$name: bad writes get EINVAL, value unchanged" \
+		bad_writes_keep "$dev" 0
+done
+
+if [ -n "$OP_DEV" ]; then
+	ktap_test_result "$OP_DEV ($DRIVER): present and 0 on every TX queue" \
+		all_equal "$OP_DEV" 0
+	ktap_test_result "$OP_DEV ($DRIVER): 0..$MAX round-trip" round_trip "$OP_DEV"
+	ktap_test_result "$OP_DEV ($DRIVER): bad writes get EINVAL, value 16 unchanged" \
+		bad_writes_keep "$OP_DEV" 16
+	for f in $(txq_files "$OP_DEV"); do echo 0 > "$f"; done
+else
+	for t in "present and 0" "round-trip" "bad writes keep the value"; do
+		ktap_test_skip "$DRIVER: $t (driver with ndo_xmit_flush not present)"
+	done
+fi
+
+if [ ${#NO_OP[@]} -gt 0 ]; then
+	f=$(txq_files "${NO_OP[-1]}" | head -1)
+	[ -n "$OP_DEV" ] && f=$(txq_files "$OP_DEV" | head -1)
+	ktap_test_result "non-root write to $f refused" non_root_refused "$f"
+else
+	ktap_test_skip "non-root write refused (no device)"
+fi
+ktap_finished
