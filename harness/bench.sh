@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-CASES=(tcp pktgen-b1 pktgen-b16)
+CASES=(tcp udp64 pktgen-b1 pktgen-b16)
 ROUNDS=${ROUNDS:-3}
 [ $# -gt 0 ] && [ -n "$1" ] && CASES=("$@")
 OUT=$TOP/results/bench

@@ -23,6 +23,15 @@ case_tcp()
 		"round(j['end']['sum_received']['bits_per_second'] / 1e6, 1)"
 }
 
+# iperf3 UDP, 18-byte payload = 64-byte frames on the wire (with FCS),
+# unlimited rate; the value is what the peer received per second.
+case_udp64()
+{
+	iperf3_run "bench-udp64-$DRIVER" -u -b 0 -l 18 -t 5 || return 1
+	json_get "$RESULTS/bench-udp64-$DRIVER.json" \
+		"round((j['end']['sum']['packets'] - j['end']['sum']['lost_packets']) / j['end']['sum']['seconds'])"
+}
+
 # pktgen start_xmit, 60-byte frames to the peer, burst $1
 pktgen_run()
 {
@@ -51,7 +60,7 @@ for r in $(seq 1 "$rounds"); do
 		for c in "$@"; do
 			v=$("case_${c//-/_}") && [ -n "$v" ] ||
 				{ echo "case $c failed on $DRIVER"; exit 1; }
-			emit "$c" "$DRIVER" "$r" "$v" "$(case $c in tcp) echo Mbit/s;; *) echo pps;; esac)"
+			emit "$c" "$DRIVER" "$r" "$v" "$(case $c in tcp) echo Mbit/s ;; *) echo pps ;; esac)"
 		done
 		wire_cleanup
 	done
