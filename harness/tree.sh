@@ -103,10 +103,10 @@ for ((i = keep; i < ${#entries[@]}; i++)); do
 	for p in "$@"; do
 		if [ -d "$TOP/$p" ]; then
 			mkdir -p "$TREE/$p"
-			rsync -a --delete --exclude='*.o' --exclude='.*.cmd' --exclude='.checkpatch-camelcase.*' "$TOP/$p/" "$TREE/$p/"
+			rsync -rlpD --checksum --delete --exclude='*.o' --exclude='.*.cmd' --exclude='.checkpatch-camelcase.*' "$TOP/$p/" "$TREE/$p/"
 		else
 			mkdir -p "$(dirname "$TREE/$p")"
-			cp -p "$TOP/$p" "$TREE/$p"
+			cmp -s "$TOP/$p" "$TREE/$p" || cp "$TOP/$p" "$TREE/$p"
 		fi
 		g add -A -f -- "$p"
 	done

@@ -257,6 +257,7 @@ static const struct net_device_ops i82574_netdev_ops = {
 	.ndo_open		= i82574_open,
 	.ndo_stop		= i82574_stop,
 	.ndo_start_xmit		= i82574_xmit_frame,
+	.ndo_xmit_flush		= i82574_xmit_flush,
 	.ndo_get_stats64	= i82574_get_stats64,
 	.ndo_set_rx_mode	= i82574_set_rx_mode,
 	.ndo_set_mac_address	= i82574_set_mac_address,

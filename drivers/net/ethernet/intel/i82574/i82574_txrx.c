@@ -194,6 +194,13 @@ unwind:
 	return -ENOMEM;
 }
 
+/* Ring for packets posted without a doorbell, if any; xstats writer. */
+static void i82574_tx_flush(struct i82574_ring *tx)
+{
+	if (tx->doorbell != tx->tail)
+		i82574_tx_doorbell(tx);
+}
+
 static void i82574_tx_drop(struct i82574_ring *tx, struct sk_buff *skb,
 			   bool map_err)
 {
@@ -201,16 +208,31 @@ static void i82574_tx_drop(struct i82574_ring *tx, struct sk_buff *skb,
 	tx->xstats.dropped++;
 	tx->xstats.map_err += map_err;
 	/* earlier packets of this batch may still wait for their doorbell */
-	if (tx->doorbell != tx->tail)
-		i82574_tx_doorbell(tx);
+	i82574_tx_flush(tx);
 	u64_stats_update_end(&tx->xstats.syncp);
 	dev_kfree_skb_any(skb);
+}
+
+/* ndo_xmit_flush: the core rings for packets that netdev_tx_sent_dispatch()
+ * deferred. Every packet already carries RS on its last descriptor, so the
+ * doorbell is only the tail write; harmless when nothing is pending.
+ */
+void i82574_xmit_flush(struct net_device *dev, struct netdev_queue *txq)
+{
+	struct i82574_dev *priv = netdev_priv(dev);
+	unsigned int q = txq - netdev_get_tx_queue(dev, 0);
+	struct i82574_ring *tx = &priv->nv[q]->tx;
+
+	u64_stats_update_begin(&tx->xstats.syncp);
+	i82574_tx_flush(tx);
+	u64_stats_update_end(&tx->xstats.syncp);
 }
 
 netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 {
 	struct i82574_dev *priv = netdev_priv(dev);
 	struct i82574_ring *tx = &priv->nv[skb_get_queue_mapping(skb)]->tx;
+	bool more = netdev_xmit_more();
 	unsigned int bytes;
 
 	/* an offloaded checksum would cover the padding: finish it first */
@@ -229,6 +251,8 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		netif_tx_stop_queue(tx->txq);
 		u64_stats_update_begin(&tx->xstats.syncp);
 		tx->xstats.busy++;
+		/* never leave deferred packets behind a busy return */
+		i82574_tx_flush(tx);
 		u64_stats_update_end(&tx->xstats.syncp);
 		return NETDEV_TX_BUSY;
 	}
@@ -243,7 +267,8 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 	if (!netif_txq_maybe_stop(tx->txq, i82574_tx_unused(tx),
 				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
 		tx->xstats.stop++;
-	if (__netdev_tx_sent_queue(tx->txq, bytes, netdev_xmit_more()))
+	/* decides after the stop above: a stopped queue always rings */
+	if (netdev_tx_sent_dispatch(tx->txq, bytes, more))
 		i82574_tx_doorbell(tx);
 	u64_stats_update_end(&tx->xstats.syncp);
 	return NETDEV_TX_OK;

@@ -137,6 +137,7 @@ u32 i82574_tx_ctx_tucss(u32 css, u32 cso);
 unsigned int i82574_tx_descs_for_len(unsigned int len);
 
 netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev);
+void i82574_xmit_flush(struct net_device *dev, struct netdev_queue *txq);
 int i82574_poll(struct napi_struct *napi, int budget);
 int i82574_alloc_vectors(struct i82574_dev *priv, struct i82574_napi_vector **nv,
 			 unsigned int num, u32 tx_size, u32 rx_size);

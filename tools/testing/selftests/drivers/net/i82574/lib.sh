@@ -23,10 +23,11 @@ nic_bdf()
 # nic_ifname N: the interface name of NIC N in whatever namespace it lives
 nic_ifname()
 {
-	local d=/sys/bus/pci/devices/$(nic_bdf "$1")/net
+	local d=/sys/bus/pci/devices/$(nic_bdf "$1")/net n
 
-	[ -d "$d" ] && ls "$d" && return
-	ip netns exec "$PEER_NS" ls "$d" 2>/dev/null
+	n=$(ls "$d" 2>/dev/null)
+	[ -n "$n" ] || n=$(ip netns exec "$PEER_NS" ls "$d" 2>/dev/null)
+	[ -n "$n" ] && echo "$n"
 }
 
 # nic_bind DRIVER N...: hand NICs to DRIVER through driver_override
@@ -98,7 +99,7 @@ wire_cleanup()
 	ip netns del "$PEER_NS" 2>/dev/null
 	[ -n "${IF_A:-}" ] && ip addr flush dev "$IF_A" 2>/dev/null
 	# Deleting the namespace returns the NIC asynchronously.
-	[ -n "${IF_B:-}" ] && wait_for 50 test -e "/sys/class/net/$IF_B"
+	[ -n "${IF_B:-}" ] && wait_for 300 test -e "/sys/class/net/$IF_B"
 	return 0
 }
 

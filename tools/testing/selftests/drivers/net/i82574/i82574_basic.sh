@@ -1,0 +1,518 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Basic functional checks of $DRIVER (i82574 by default) on two NICs across
+# a QEMU hub, NIC 0 here and NIC 1 in $PEER_NS: link, MAC and driver info,
+# iperf3 UDP both ways, per-queue traffic with RSS (netdev qstats), jumbo
+# MTU, unicast/promiscuous and multicast filtering, ethtool -G/-L/-C under
+# traffic with monotonic counters, and refusal of invalid ring/channel
+# settings.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+TOOLS=$(readlink -f "$DIR/../../../../..")
+KSRC=$(readlink -f "$TOOLS/..")
+YNL=$TOOLS/net/ynl/cli.py
+NETDEV_SPEC=$KSRC/Documentation/netlink/specs/netdev.yaml
+NIC_A=0
+NIC_B=1
+TMPD=$(mktemp -d /tmp/i82574_basic.XXXXXX)
+
+ktap_print_header
+if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
+	ktap_skip_all "driver $DRIVER is not built in"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 33
+
+# check DESCRIPTION CMD...: like ktap_test_result, but CMD keeps its quoting
+check()
+{
+	local desc=$1
+
+	shift
+	if "$@"; then
+		ktap_test_pass "$desc"
+	else
+		ktap_test_fail "$desc"
+	fi
+}
+
+cleanup()
+{
+	[ -n "${BG_PID:-}" ] && kill "$BG_PID" 2>/dev/null
+	[ -n "${L2_RX:-}" ] && kill "$L2_RX" 2>/dev/null
+	[ -n "${L2_TX:-}" ] && kill "$L2_TX" 2>/dev/null
+	if [ -n "${IF_A:-}" ]; then
+		ip link set "$IF_A" mtu 1500 promisc off 2>/dev/null
+		# leave the defaults to the next test if we stopped half-way
+		[ -n "${RING_RX0:-}" ] && ethtool -G "$IF_A" rx "$RING_RX0" \
+			tx "$RING_TX0" 2>/dev/null
+		[ -n "${CHAN0:-}" ] && ethtool -L "$IF_A" combined "$CHAN0" 2>/dev/null
+		[ -n "${USECS0:-}" ] && ethtool -C "$IF_A" adaptive-rx "$ADAPT0" \
+			rx-usecs "$USECS0" 2>/dev/null
+	fi
+	wire_cleanup
+	if [ -n "${IF_B:-}" ]; then
+		ip link set "$IF_B" mtu 1500 promisc off 2>/dev/null
+		ip maddr del 01:00:5e:01:02:03 dev "$IF_B" 2>/dev/null
+	fi
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+# peer CMD...: run CMD in the peer namespace
+peer()
+{
+	ip netns exec "$PEER_NS" "$@"
+}
+
+# in_ns NETNS CMD...: run CMD in NETNS, or here if NETNS is ""
+in_ns()
+{
+	local ns=$1
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# A test killed earlier may have left NIC 1 in the namespace; deleting it
+# returns the NIC asynchronously, and nic_ifname needs it back here.
+nic_home()
+{
+	[ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]
+}
+ip netns del "$PEER_NS" 2>/dev/null
+wait_for 100 nic_home 1
+
+if wire_setup "$NIC_A" "$NIC_B"; then
+	ktap_test_pass "$DRIVER: two NICs bound, moved, addressed and up"
+else
+	ktap_exit_fail_msg "$DRIVER: wire setup failed"
+fi
+
+# --- link, MAC, driver ------------------------------------------------------
+
+link_ok()
+{
+	local ifn=$1 ns=$2 st
+
+	st=$(in_ns "$ns" ip -j link show "$ifn") || return 1
+	echo "$st" > "$TMPD/link.json"
+	[ "$(json_get "$TMPD/link.json" "j[0]['operstate']")" = UP ] || return 1
+	[ "$(in_ns "$ns" cat "/sys/class/net/$ifn/carrier")" = 1 ] || return 1
+	in_ns "$ns" ethtool "$ifn" | grep -q 'Link detected: yes'
+}
+check "link up, carrier and ethtool link on both ends" \
+	eval 'link_ok "$IF_A" "" && link_ok "$IF_B" "$PEER_NS"'
+
+# QEMU (harness/vm.py) programs nic N with 52:54:00:12:<hub>:<N>
+eeprom_mac()
+{
+	printf '52:54:00:12:%02x:%02x' $(($1 / 2)) "$1"
+}
+mac_ok()
+{
+	local ifn=$1 ns=$2 want cur perm
+
+	want=$(eeprom_mac "$3")
+	cur=$(in_ns "$ns" cat "/sys/class/net/$ifn/address")
+	perm=$(in_ns "$ns" ethtool -P "$ifn" | awk '{print $NF}')
+	ktap_print_msg "$ifn: address $cur, permanent $perm, expected $want"
+	[ "$cur" = "$want" ] && [ "$perm" = "$want" ] &&
+		[ "$(in_ns "$ns" cat "/sys/class/net/$ifn/addr_assign_type")" = 0 ]
+}
+check "MAC address is the EEPROM one on both NICs" \
+	eval 'mac_ok "$IF_A" "" $NIC_A && mac_ok "$IF_B" "$PEER_NS" $NIC_B'
+
+drvinfo_ok()
+{
+	[ "$(in_ns "$2" ethtool -i "$1" | awk '/^driver:/{print $2}')" = "$DRIVER" ] &&
+		[ "$(in_ns "$2" ethtool -i "$1" | awk '/^bus-info:/{print $2}')" = "$3" ]
+}
+check "ethtool -i: driver $DRIVER, bus-info matches" \
+	eval 'drvinfo_ok "$IF_A" "" $(nic_bdf $NIC_A) &&
+	      drvinfo_ok "$IF_B" "$PEER_NS" $(nic_bdf $NIC_B)'
+
+# --- iperf3 UDP -------------------------------------------------------------
+
+udp_ok()
+{
+	local name=udp-$DRIVER-$1 f pk lost
+	shift
+
+	iperf3_run "$name" -u -b 50M -t 2 "$@" || return 1
+	f=${RESULTS:-/tmp}/$name.json
+	pk=$(json_get "$f" "j['end']['sum']['packets']") || return 1
+	lost=$(json_get "$f" "j['end']['sum']['lost_packets']") || return 1
+	ktap_print_msg "$name: $pk packets, $lost lost"
+	[ "$pk" -gt 0 ] && [ $((pk - lost)) -gt 0 ]
+}
+check "iperf3 UDP out of the namespace" udp_ok out
+check "iperf3 UDP into the namespace (-R)" udp_ok in -R
+
+# --- per-queue traffic (RSS, TX queue selection) --------------------------
+
+# qstats NETNS OUT: per-queue qstats of every device in NETNS ("" = here)
+# as lines "ifindex type id packets bytes"
+qstats()
+{
+	in_ns "$1" python3 "$YNL" --spec "$NETDEV_SPEC" --no-schema \
+		--dump qstats-get \
+		--json '{"scope": "queue"}' --output-json > "$TMPD/qs.json" ||
+		return 1
+	python3 -c '
+import json, sys
+for q in json.load(open(sys.argv[1])):
+    t = q["queue-type"]
+    print(q["ifindex"], t, q["queue-id"], q.get(t + "-packets", 0),
+          q.get(t + "-bytes", 0))' "$TMPD/qs.json" > "$2"
+}
+ifindex()
+{
+	in_ns "$2" cat "/sys/class/net/$1/ifindex"
+}
+
+# queues_used BEFORE AFTER IFINDEX: every tx and rx queue 0 and 1 of
+# IFINDEX moved packets between the two snapshots
+queues_used()
+{
+	local t q b a rc=0
+
+	for t in tx rx; do
+		for q in 0 1; do
+			b=$(awk -v i="$3" -v t=$t -v q=$q \
+				'$1==i && $2==t && $3==q {print $4}' "$1")
+			a=$(awk -v i="$3" -v t=$t -v q=$q \
+				'$1==i && $2==t && $3==q {print $4}' "$2")
+			ktap_print_msg "ifindex $3 $t-$q: packets ${b:-none} -> ${a:-none}"
+			[ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt "$b" ] || rc=1
+		done
+	done
+	return $rc
+}
+
+QS_OK=0
+if qstats "" "$TMPD/qa0" && qstats "$PEER_NS" "$TMPD/qb0"; then
+	QS_OK=1
+fi
+check "netdev qstats per queue readable (ynl qstats-get)" \
+	eval '[ $QS_OK = 1 ] && [ $(wc -l < $TMPD/qa0) -ge 4 ]'
+
+mq_ok()
+{
+	iperf3_run "mq-$DRIVER-out" -t 2 -P 4 &&
+		iperf3_run "mq-$DRIVER-in" -t 2 -P 4 -R
+}
+check "iperf3 TCP -P 4 both directions" mq_ok
+
+if [ $QS_OK = 1 ] && qstats "" "$TMPD/qa1" && qstats "$PEER_NS" "$TMPD/qb1"; then
+	check "$IF_A (here): tx-0, tx-1, rx-0, rx-1 all carried traffic" \
+		queues_used "$TMPD/qa0" "$TMPD/qa1" "$(ifindex "$IF_A")"
+	check "$IF_B (peer): tx-0, tx-1, rx-0, rx-1 all carried traffic" \
+		queues_used "$TMPD/qb0" "$TMPD/qb1" "$(ifindex "$IF_B" "$PEER_NS")"
+else
+	ktap_test_fail "$IF_A (here): per-queue counters unavailable"
+	ktap_test_fail "$IF_B (peer): per-queue counters unavailable"
+fi
+
+# --- jumbo MTU --------------------------------------------------------------
+
+mtu_set()
+{
+	ip link set "$IF_A" mtu "$1" && peer ip link set "$IF_B" mtu "$1" &&
+		[ "$(cat "/sys/class/net/$IF_A/mtu")" = "$1" ] &&
+		[ "$(peer cat "/sys/class/net/$IF_B/mtu")" = "$1" ] &&
+		wait_for 50 carrier_up "$IF_A" &&
+		wait_for 50 carrier_up "$IF_B" "$PEER_NS"
+}
+check "MTU 9000 on both ends" mtu_set 9000
+check "ping -s 8900 -M do both ways at MTU 9000" \
+	eval "ping -c 3 -i 0.2 -W 2 -s 8900 -M do $IP4_B >/dev/null &&
+	      peer ping -c 3 -i 0.2 -W 2 -s 8900 -M do $IP4_A >/dev/null"
+jumbo_tcp_ok()
+{
+	local f=${RESULTS:-/tmp}/jumbo-$DRIVER.json bytes
+
+	iperf3_run "jumbo-$DRIVER" -t 2 || return 1
+	bytes=$(json_get "$f" "j['end']['sum_received']['bytes']")
+	ktap_print_msg "jumbo TCP: $bytes bytes received"
+	[ "$bytes" -gt 0 ]
+}
+check "iperf3 TCP at MTU 9000" jumbo_tcp_ok
+check "MTU back to 1500, ping -s 1472 -M do both ways" \
+	eval "mtu_set 1500 &&
+	      ping -c 3 -i 0.2 -W 2 -s 1472 -M do $IP4_B >/dev/null &&
+	      peer ping -c 3 -i 0.2 -W 2 -s 1472 -M do $IP4_A >/dev/null &&
+	      ! ping -c 1 -W 1 -s 1473 -M do $IP4_B >/dev/null 2>&1"
+
+# --- L2 filtering: unicast, promiscuous, multicast -----------------------
+
+ETH_P_TEST=0x88b5	# IEEE local experimental ethertype
+FOREIGN_UC=02:00:00:5e:aa:01
+MC_JOINED=01:00:5e:01:02:03	# MTA hash 0x030
+MC_OTHER=01:00:5e:01:07:99	# MTA hash 0x990, no default group hashes there
+
+# A receiver in the peer namespace and a sender here, each one python3
+# process for the whole section (interpreter start-up is slow under TCG).
+# The sender reads "DST MARK" lines from a FIFO and sends 20 test frames to
+# DST, then end markers to the peer's own MAC; the receiver, a packet socket
+# on $IF_B (it sees what the NIC let in), writes the count for MARK to
+# $TMPD/l2-MARK when it sees the end marker.
+RX_PY='
+import socket, sys, time
+ifn, proto, outdir, ready = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], sys.argv[4]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(proto))
+s.bind((ifn, proto))
+open(ready, "w").close()
+cnt = {}
+end = time.time() + 600
+while time.time() < end:
+    d = s.recv(2048)[14:].split(b"\0", 1)[0].decode(errors="replace")
+    if not d.startswith("l2-") or len(d) < 5:
+        continue
+    mark, tag = d[:-1], d[-1]
+    if tag == "D":
+        cnt[mark] = cnt.get(mark, 0) + 1
+    elif tag == "E" and mark not in cnt.get("done", ()):
+        cnt.setdefault("done", set()).add(mark)
+        with open(outdir + "/" + mark + ".tmp", "w") as f:
+            f.write("%d\n" % cnt.get(mark, 0))
+        import os
+        os.rename(outdir + "/" + mark + ".tmp", outdir + "/" + mark)
+'
+TX_PY='
+import socket, sys, time
+ifn, proto, end_dst = sys.argv[1:4]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifn, 0))
+src = s.getsockname()[4]
+def frame(dst, mark, tag):
+    return (bytes.fromhex(dst.replace(":", "")) + src +
+            int(proto, 0).to_bytes(2, "big") + mark.encode() +
+            tag).ljust(60, b"\0")
+for line in sys.stdin:
+    dst, mark = line.split()
+    for _ in range(20):
+        s.send(frame(dst, mark, b"D"))
+        time.sleep(0.005)
+    time.sleep(0.2)
+    for _ in range(3):
+        s.send(frame(end_dst, mark, b"E"))
+        time.sleep(0.05)
+'
+PEER_MAC=$(peer cat "/sys/class/net/$IF_B/address")
+L2_OK=0
+mkfifo "$TMPD/l2fifo"
+ip netns exec "$PEER_NS" python3 -c "$RX_PY" "$IF_B" $ETH_P_TEST "$TMPD" \
+	"$TMPD/l2ready" &
+L2_RX=$!
+if wait_for 100 test -e "$TMPD/l2ready"; then
+	python3 -c "$TX_PY" "$IF_A" $ETH_P_TEST "$PEER_MAC" < "$TMPD/l2fifo" &
+	L2_TX=$!
+	exec 7> "$TMPD/l2fifo"
+	L2_OK=1
+fi
+
+# l2_count DST MARK: print how many of 20 test frames to DST the peer received
+L2_SEQ=0
+l2_count()
+{
+	local mark=$2
+
+	[ $L2_OK = 1 ] || return 1
+	echo "$1 $mark" >&7 || return 1
+	wait_for 100 test -e "$TMPD/$mark" || return 1
+	cat "$TMPD/$mark"
+}
+# expect_rx DST WHAT: at least one frame got through; expect_drop: none did
+expect_rx()
+{
+	local n
+
+	L2_SEQ=$((L2_SEQ + 1))
+	n=$(l2_count "$1" "l2-$L2_SEQ") || return 1
+	ktap_print_msg "$2: $n of 20 frames received"
+	[ "$n" -gt 0 ]
+}
+expect_drop()
+{
+	local n
+
+	L2_SEQ=$((L2_SEQ + 1))
+	n=$(l2_count "$1" "l2-$L2_SEQ") || return 1
+	ktap_print_msg "$2: $n of 20 frames received"
+	[ "$n" -eq 0 ]
+}
+flag_off()
+{
+	! peer ip -d link show "$IF_B" | head -1 | grep -q "$1"
+}
+
+check "unicast to the peer's own MAC is received" \
+	expect_rx "$PEER_MAC" "to $PEER_MAC"
+check "unicast to a foreign MAC is dropped without promisc" \
+	eval 'flag_off PROMISC && expect_drop $FOREIGN_UC "foreign, promisc off"'
+check "unicast to a foreign MAC is received with promisc on" \
+	eval 'peer ip link set $IF_B promisc on &&
+	      expect_rx $FOREIGN_UC "foreign, promisc on"'
+check "foreign unicast dropped again after promisc off" \
+	eval 'peer ip link set $IF_B promisc off && flag_off PROMISC &&
+	      expect_drop $FOREIGN_UC "foreign, promisc off again"'
+check "multicast to a non-joined group is dropped (no allmulti)" \
+	eval 'flag_off ALLMULTI && expect_drop $MC_JOINED "$MC_JOINED not joined yet"'
+check "multicast to a joined group is received" \
+	eval 'peer ip maddr add $MC_JOINED dev $IF_B &&
+	      expect_rx $MC_JOINED "$MC_JOINED joined"'
+check "multicast to another non-joined group is still dropped" \
+	eval 'flag_off ALLMULTI && expect_drop $MC_OTHER "$MC_OTHER not joined"'
+check "multicast to a left group is dropped again" \
+	eval 'peer ip maddr del $MC_JOINED dev $IF_B &&
+	      expect_drop $MC_JOINED "$MC_JOINED left"'
+
+exec 7>&-
+[ -n "${L2_TX:-}" ] && wait "$L2_TX"
+[ -n "${L2_RX:-}" ] && kill "$L2_RX" 2>/dev/null && wait "$L2_RX" 2>/dev/null
+
+# --- ethtool -G/-L/-C under traffic -----------------------------------------
+
+ring_cur()	# ring_cur IFNAME RX|TX
+{
+	ethtool -g "$1" | awk -v k="$2:" '/^Current/{c=1} c && $1==k {print $2}'
+}
+chan_cur()
+{
+	ethtool -l "$1" | awk '/^Current/{c=1} c && $1=="Combined:" {print $2}'
+}
+usecs_cur()
+{
+	ethtool -c "$1" | awk '$1=="rx-usecs:" {print $2}'
+}
+adaptive_rx_cur()
+{
+	ethtool -c "$1" | awk '/^Adaptive RX:/ {print $3}'
+}
+
+# counters_sample: append one line of rx/tx packets/bytes of both ends
+counters_sample()
+{
+	{ ip -s -j link show "$IF_A"; } > "$TMPD/sa.json" &&
+		peer ip -s -j link show "$IF_B" > "$TMPD/sb.json" || return 1
+	python3 -c '
+import json, sys
+out = []
+for f in sys.argv[1:]:
+    s = json.load(open(f))[0]["stats64"]
+    out += [s["rx"]["packets"], s["rx"]["bytes"], s["tx"]["packets"],
+            s["tx"]["bytes"]]
+print(*out)' "$TMPD/sa.json" "$TMPD/sb.json" >> "$TMPD/samples"
+}
+
+RING_RX0=$(ring_cur "$IF_A" RX)
+RING_TX0=$(ring_cur "$IF_A" TX)
+CHAN0=$(chan_cur "$IF_A")
+USECS0=$(usecs_cur "$IF_A")
+ADAPT0=$(adaptive_rx_cur "$IF_A")
+ktap_print_msg "$IF_A defaults: rings rx $RING_RX0 tx $RING_TX0," \
+	"combined $CHAN0, rx-usecs $USECS0, adaptive-rx $ADAPT0"
+
+: > "$TMPD/samples"
+counters_sample
+ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
+	--pidfile "$TMPD/iperf3-srv.pid"
+wait_for 30 test -s "$TMPD/iperf3-srv.pid"
+timeout 90 iperf3 -c "$IP4_B" -J -t 10 -P 2 --bidir \
+	> "${RESULTS:-/tmp}/reconfig-$DRIVER.json" &
+BG_PID=$!
+sleep 1
+counters_sample
+
+# reconf NAME CMD... CHECK: run a reconfiguration under traffic, check
+# its effect, take a counter sample
+reconf()
+{
+	local rc=0
+
+	"$@" || rc=1
+	sleep 0.5
+	counters_sample || rc=1
+	return $rc
+}
+check "under traffic: ethtool -G rx 512 tx 128" \
+	reconf eval 'ethtool -G $IF_A rx 512 tx 128 &&
+		     [ "$(ring_cur $IF_A RX)" = 512 ] && [ "$(ring_cur $IF_A TX)" = 128 ]'
+check "under traffic: ethtool -L combined 1" \
+	reconf eval 'ethtool -L $IF_A combined 1 && [ "$(chan_cur $IF_A)" = 1 ] &&
+		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 1 ]'
+check "under traffic: ethtool -C rx-usecs 100" \
+	reconf eval 'ethtool -C $IF_A adaptive-rx off rx-usecs 100 &&
+		     [ "$(usecs_cur $IF_A)" = 100 ]'
+check "under traffic: ethtool -L combined 2" \
+	reconf eval 'ethtool -L $IF_A combined 2 && [ "$(chan_cur $IF_A)" = 2 ] &&
+		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 2 ]'
+check "under traffic: ethtool -G back to rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 adaptive-rx $ADAPT0" \
+	reconf eval 'ethtool -G $IF_A rx $RING_RX0 tx $RING_TX0 &&
+		     ethtool -C $IF_A adaptive-rx $ADAPT0 rx-usecs $USECS0 &&
+		     [ "$(adaptive_rx_cur $IF_A)" = "$ADAPT0" ] &&
+		     [ "$(ring_cur $IF_A RX)" = "$RING_RX0" ] &&
+		     [ "$(usecs_cur $IF_A)" = "$USECS0" ]'
+
+bg_iperf_ok()
+{
+	local rc f=${RESULTS:-/tmp}/reconfig-$DRIVER.json bytes rbytes
+
+	wait "$BG_PID"
+	rc=$?
+	BG_PID=
+	wait_for 50 test ! -e "$TMPD/iperf3-srv.pid"
+	counters_sample
+	[ $rc -eq 0 ] && ! grep -q '"error"' "$f" || return 1
+	bytes=$(json_get "$f" "j['end']['sum_received']['bytes']")
+	rbytes=$(json_get "$f" "j['end']['sum_received_bidir_reverse']['bytes']")
+	ktap_print_msg "iperf3 across reconfiguration: $bytes bytes out," \
+		"$rbytes bytes back"
+	[ "$bytes" -gt 0 ] && [ "$rbytes" -gt 0 ]
+}
+check "iperf3 --bidir completed across the reconfigurations" bg_iperf_ok
+
+monotonic_ok()
+{
+	local n
+
+	n=$(wc -l < "$TMPD/samples")
+	ktap_print_msg "$n counter samples"
+	[ "$n" -ge 3 ] && awk '
+		NR > 1 { for (i = 1; i <= NF; i++) if ($i < p[i]) {
+			printf "# counter %d went back: %s -> %s\n", i, p[i], $i; bad = 1 } }
+		{ for (i = 1; i <= NF; i++) p[i] = $i }
+		END { exit bad }' "$TMPD/samples"
+}
+check "interface counters never went backwards" monotonic_ok
+
+# --- invalid settings are refused, settings unchanged ----------------------
+
+refused()	# refused CMD...: CMD fails and ring/channel settings are unchanged
+{
+	local before after
+
+	before=$(ethtool -g "$IF_A"; ethtool -l "$IF_A")
+	if "$@" 2>/dev/null; then
+		ktap_print_msg "'$*' was accepted"
+		return 1
+	fi
+	after=$(ethtool -g "$IF_A"; ethtool -l "$IF_A")
+	[ "$before" = "$after" ]
+}
+check "ethtool -G rx 100 refused, settings unchanged" \
+	refused ethtool -G "$IF_A" rx 100
+check "ethtool -G tx 8192 refused, settings unchanged" \
+	refused ethtool -G "$IF_A" tx 8192
+check "ethtool -L combined 3 refused, settings unchanged" \
+	refused ethtool -L "$IF_A" combined 3
+check "still passing traffic after the refused settings" \
+	eval "ping -c 3 -i 0.2 -W 2 $IP4_B >/dev/null"
+
+ktap_finished
