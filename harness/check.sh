@@ -66,8 +66,9 @@ do_checkpatch() {
 		case $p in *0000-cover-letter.patch) continue ;; esac
 		echo "== $(basename "$p")"
 		# Nobody has signed the series yet: whoever posts it adds that.
-		"$TREE/scripts/checkpatch.pl" --strict --no-signoff --quiet \
-			--ignore FILE_PATH_CHANGES "$p" || bad=1
+		# From the tree top, so it knows the tree's own CamelCase names.
+		(cd "$TREE" && scripts/checkpatch.pl --strict --no-signoff --quiet \
+			--ignore FILE_PATH_CHANGES "$p") || bad=1
 	done
 	return $bad
 }

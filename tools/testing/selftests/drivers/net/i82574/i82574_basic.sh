@@ -453,7 +453,7 @@ check "under traffic: ethtool -C rx-usecs 100" \
 check "under traffic: ethtool -L combined 2" \
 	reconf eval 'ethtool -L $IF_A combined 2 && [ "$(chan_cur $IF_A)" = 2 ] &&
 		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 2 ]'
-check "under traffic: ethtool -G back to rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 adaptive-rx $ADAPT0" \
+check "under traffic: -G rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 adaptive-rx $ADAPT0" \
 	reconf eval 'ethtool -G $IF_A rx $RING_RX0 tx $RING_TX0 &&
 		     ethtool -C $IF_A adaptive-rx $ADAPT0 rx-usecs $USECS0 &&
 		     [ "$(adaptive_rx_cur $IF_A)" = "$ADAPT0" ] &&
