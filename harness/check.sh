@@ -82,7 +82,7 @@ vm_tests() {
 	"$TOP/harness/vm.py" --kernel "$k" --quiet --timeout 2400 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" > "$RES/vm-$k.log" 2>&1
 	rc=$?
-	"$TOP/harness/ktap.py" --console "$out/console.log" "$out" > "$out/cases.txt"
+	"$TOP/harness/ktap.py" --console "$out/dmesg.txt" "$out" > "$out/cases.txt"
 	while read -r kind what; do
 		case $kind in
 		pass|fail) note "$kind" "[$k] $what" ;;

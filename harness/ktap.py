@@ -5,8 +5,8 @@
 Each DIR/ktap/<name>.tap (with <name>.rc) is one kselftest program's output;
 every top-level "ok"/"not ok" line is one test case. A program that exited
 non-zero without a failing case, or reported fewer cases than it planned,
-counts one failure more. --console also reads KUnit suites from a console
-log. Prints one line per case and a JSON summary on the last line.
+counts one failure more. --console also reads the KUnit suites from a
+kernel log (the guest's final dmesg). Prints one line per case and a JSON summary on the last line.
 """
 import glob
 import json
@@ -78,8 +78,9 @@ def main():
     cases = []
     if args[:1] == ["--console"]:
         log, args = args[1], args[2:]
-        with open(log, errors="replace") as f:
-            cases += kunit([STAMP.sub("", l.rstrip("\n")) for l in f])
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                cases += kunit([STAMP.sub("", l.rstrip("\n")) for l in f])
     for d in args:
         for tap in sorted(glob.glob(os.path.join(d, "ktap", "*.tap"))):
             name = os.path.basename(tap)[:-4]

@@ -88,7 +88,7 @@ def hostctl_relay(ctl_path, qmp_path, stop):
 
 
 def qemu_args(a, kernel, res, sockdir):
-    cmdline = ("console=ttyS0 loglevel=5 panic=-1 mitigations=off "
+    cmdline = ("console=ttyS0 loglevel=5 log_buf_len=4M panic=-1 mitigations=off "
                "root=/dev/root rootfstype=9p "
                "rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro "
                "init=%s/harness/guest/init.sh I82574_TOP=%s I82574_BUILD=%s %s"
