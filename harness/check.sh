@@ -90,7 +90,7 @@ vm_tests() {
 		esac
 	done < <(grep -v '^{' "$out/cases.txt")
 	if [ "$k" = debug ] && ! grep -q '^pass kunit ' "$out/cases.txt"; then
-		note fail "[debug] no KUnit results in the console"
+		note fail "[debug] no KUnit results in the kernel log"
 	fi
 	if [ $rc -eq 0 ]; then
 		note pass "vm-$k: boot, tests, no splat ($(python3 -c "import json;print(json.load(open('$out/vm.json'))['seconds'])") s)"
