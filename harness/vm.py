@@ -58,7 +58,19 @@ def qmp_command(path, cmd, args=None):
         return reply.get("return")
 
 
-def hostctl_relay(ctl_path, qmp_path, stop):
+def qemu_cpu_ns(pid):
+    """CPU time QEMU has used so far (all threads: vCPUs, I/O), in ns."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total
+
+
+def hostctl_relay(ctl_path, qmp_path, pid, stop):
     """Serve requests the guest writes to ttyS1, one per line."""
     for _ in range(100):
         try:
@@ -80,6 +92,8 @@ def hostctl_relay(ctl_path, qmp_path, stop):
                 qmp_command(qmp_path, "set_link",
                             {"name": words[1], "up": words[2] == "on"})
                 f.write("ok\n")
+            elif words == ["cputime"]:
+                f.write("ok %d\n" % qemu_cpu_ns(pid))
             else:
                 f.write("error: unknown request\n")
         except (OSError, RuntimeError) as e:
@@ -169,7 +183,7 @@ def main():
     stop = threading.Event()
     threading.Thread(target=hostctl_relay, daemon=True,
                      args=(os.path.join(sockdir, "ctl.sock"),
-                           os.path.join(sockdir, "qmp.sock"), stop)).start()
+                           os.path.join(sockdir, "qmp.sock"), proc.pid, stop)).start()
     timer = threading.Timer(a.timeout, proc.kill)
     timer.start()
     status = None

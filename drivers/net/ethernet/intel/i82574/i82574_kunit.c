@@ -48,6 +48,12 @@ static void i82574_test_ring_unused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i82574_ring_unused(0, 63, 63), 0);
 	KUNIT_EXPECT_EQ(test, i82574_ring_unused(5, 60, 63), 8);
 	KUNIT_EXPECT_EQ(test, i82574_ring_unused(4095, 0, 4095), 4094);
+	KUNIT_EXPECT_EQ(test, i82574_ring_used(0, 0, 63), 0);
+	KUNIT_EXPECT_EQ(test, i82574_ring_used(60, 5, 63), 9);
+	KUNIT_EXPECT_EQ(test, i82574_ring_used(5, 60, 63), 55);
+	/* what is not used is unused, but for the one slot kept empty */
+	KUNIT_EXPECT_EQ(test, i82574_ring_used(17, 3, 255) +
+			i82574_ring_unused(17, 3, 255), 255);
 }
 
 static void i82574_test_addr(struct kunit *test)

@@ -356,10 +356,19 @@ void i82574_fill_rx(struct i82574_ring *rx)
 		}
 		tail = (tail + 1) & rx->size_mask;
 	}
-	if (tail == rx->tail)
-		return;
 	rx->tail = tail;
-	/* one tail write per refill batch */
+	/* The hardware owns [head, doorbell). Each tail write is an MMIO exit
+	 * and, on QEMU, a flush of the backend's queue: write it once per
+	 * I82574_RX_REFILL_BATCH buffers, or at once when the hardware runs
+	 * short.
+	 */
+	if (tail == rx->doorbell ||
+	    (i82574_ring_used(rx->doorbell, tail, rx->size_mask) <
+	     I82574_RX_REFILL_BATCH &&
+	     i82574_ring_used(rx->head, rx->doorbell, rx->size_mask) >=
+	     I82574_RX_REFILL_BATCH))
+		return;
+	rx->doorbell = tail;
 	writel(tail, rx->tail_reg);
 }
 
@@ -782,4 +791,5 @@ void i82574_clean_rings(struct i82574_napi_vector *nv)
 	rx->discard = false;
 	rx->head = 0;
 	rx->tail = 0;
+	rx->doorbell = 0;
 }

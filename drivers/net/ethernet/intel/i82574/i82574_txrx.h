@@ -132,6 +132,12 @@ static inline u32 i82574_ring_unused(u32 head, u32 tail, u32 mask)
 	return (head - tail - 1) & mask;
 }
 
+/* slots in [from, to) */
+static inline u32 i82574_ring_used(u32 from, u32 to, u32 mask)
+{
+	return (to - from) & mask;
+}
+
 u32 i82574_tx_data_lower(u32 len, bool eop);
 u32 i82574_tx_ctx_tucss(u32 css, u32 cso);
 unsigned int i82574_tx_descs_for_len(unsigned int len);
