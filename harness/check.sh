@@ -15,10 +15,15 @@ SEL=tools/testing/selftests/drivers/net/i82574
 # kselftests: [VAR=value,...:]path. The perf kernel runs all of them; the
 # debug kernel (KASAN, lockdep, kmemleak, DMA-API debug: 4-5x slower under
 # TCG) runs the ones that fit CI's 90 minutes, plus KUnit at boot.
+# robustness.sh runs in two parts so each fits the directory's timeout.
+ROBUST_A="CASES=flap+ppfail+txmap+txhang+badframes+knobs:$SEL/robustness.sh"
+ROBUST_B="CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 DEBUG_TESTS=(
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/dispatch_limit_abi.sh"
+	"$ROBUST_A"
+	"$ROBUST_B"
 )
 PERF_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
