@@ -15,10 +15,14 @@ SEL=tools/testing/selftests/drivers/net/i82574
 # kselftests: [VAR=value,...:]path. The perf kernel runs all of them; the
 # debug kernel (KASAN, lockdep, kmemleak, DMA-API debug: 4-5x slower under
 # TCG) runs the ones that fit CI's 90 minutes, plus KUnit at boot.
+# robustness.sh runs in parts so each fits the directory's timeout.
 DEBUG_TESTS=(
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/dispatch_limit_abi.sh"
+	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
+	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"
+	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 )
 PERF_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"

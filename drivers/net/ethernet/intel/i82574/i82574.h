@@ -5,6 +5,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/ethtool.h>
+#include <linux/fault-inject.h>
 #include <linux/io.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -72,6 +73,10 @@ struct i82574_dev {
 	struct delayed_work service_task;
 	unsigned long state;
 	char irq_name[I82574_NUM_MSIX][32];
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	struct dentry *dbg_dir;
+	struct fault_attr fail_tx_map;
+#endif
 };
 
 static inline u32 rd32(struct i82574_dev *priv, u32 reg)
@@ -138,6 +143,27 @@ u32 i82574_mta_hash(const u8 *addr);
 u32 i82574_rar_low(const u8 *addr);
 u32 i82574_rar_high(const u8 *addr);
 u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp);
+
+/* i82574_debugfs.c: fault injection for tests, debug kernels only */
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+void i82574_debugfs_add(struct i82574_dev *priv);
+void i82574_debugfs_del(struct i82574_dev *priv);
+void i82574_debugfs_init(void);
+void i82574_debugfs_exit(void);
+
+static inline bool i82574_fail_tx_map(struct device *dev)
+{
+	struct i82574_dev *priv = dev_get_drvdata(dev);
+
+	return should_fail(&priv->fail_tx_map, 1);
+}
+#else
+static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_init(void) {}
+static inline void i82574_debugfs_exit(void) {}
+static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
+#endif
 
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);

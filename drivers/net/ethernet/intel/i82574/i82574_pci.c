@@ -684,6 +684,7 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (err)
 		goto free_irqs;
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
+	i82574_debugfs_add(priv);
 	netdev_info(netdev, "%pM, %s, %u queue pairs\n", netdev->dev_addr,
 		    priv->msix ? "MSI-X" : "single interrupt",
 		    priv->cfg.num_qp);
@@ -706,6 +707,7 @@ static void i82574_remove(struct pci_dev *pdev)
 {
 	struct i82574_dev *priv = pci_get_drvdata(pdev);
 
+	i82574_debugfs_del(priv);
 	unregister_netdev(priv->netdev);
 	cancel_delayed_work_sync(&priv->service_task);
 	i82574_hw_quiesce(priv);
@@ -737,7 +739,25 @@ static struct pci_driver i82574_driver = {
 	.remove		= i82574_remove,
 	.shutdown	= i82574_shutdown,
 };
-module_pci_driver(i82574_driver);
+
+static int __init i82574_init_module(void)
+{
+	int err;
+
+	i82574_debugfs_init();
+	err = pci_register_driver(&i82574_driver);
+	if (err)
+		i82574_debugfs_exit();
+	return err;
+}
+module_init(i82574_init_module);
+
+static void __exit i82574_exit_module(void)
+{
+	pci_unregister_driver(&i82574_driver);
+	i82574_debugfs_exit();
+}
+module_exit(i82574_exit_module);
 
 MODULE_DESCRIPTION("Intel 82574L multi-queue Ethernet driver");
 MODULE_LICENSE("GPL");

@@ -131,6 +131,10 @@ static int i82574_tx_map_one(struct i82574_ring *tx, dma_addr_t dma, u32 len,
 	buf->dma = dma;
 	buf->len = len;
 	buf->is_page = is_page;
+	if (i82574_fail_tx_map(tx->dev)) {
+		i82574_tx_unmap(tx, buf);
+		return -ENOMEM;
+	}
 	i82574_tx_post(tx, dma, len, popts, last_len);
 	return 0;
 }
@@ -324,14 +328,37 @@ static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 				 I82574_TX_WAKE_THRESH);
 }
 
+/* Split whole pool pages into 2 KiB buffers here rather than through
+ * page_pool_dev_alloc_frag(): page_pool_alloc_pages() is where allocation
+ * failures can be injected (fail_function), as drivers/net/hw tests do.
+ */
+static struct page *i82574_rx_page(struct i82574_ring *rx, u32 *offset)
+{
+	struct page *page = rx->frag_page;
+
+	if (!page) {
+		page = page_pool_dev_alloc_pages(rx->pp);
+		if (!page)
+			return NULL;
+		page_pool_fragment_page(page, I82574_RX_BUFS_PER_PAGE);
+		rx->frag_page = page;
+		rx->frag_off = 0;
+	}
+	*offset = rx->frag_off;
+	rx->frag_off += I82574_RX_BUF_SIZE;
+	if (rx->frag_off == I82574_RX_BUFS_PER_PAGE * I82574_RX_BUF_SIZE)
+		rx->frag_page = NULL;
+	return page;
+}
+
 static int i82574_rx_alloc(struct i82574_ring *rx, u32 idx)
 {
 	union i82574_rx_desc *desc = (union i82574_rx_desc *)rx->desc + idx;
 	struct i82574_rx_buf *buf = &rx->rx_buf[idx];
-	unsigned int offset;
 	struct page *page;
+	u32 offset;
 
-	page = page_pool_dev_alloc_frag(rx->pp, &offset, I82574_RX_BUF_SIZE);
+	page = i82574_rx_page(rx, &offset);
 	if (!page)
 		return -ENOMEM;
 	buf->page = page;
@@ -786,6 +813,11 @@ void i82574_clean_rings(struct i82574_napi_vector *nv)
 						false);
 		rx->rx_buf[i].page = NULL;
 	}
+	/* the references of the buffers not handed out yet */
+	for (; rx->frag_page && rx->frag_off < I82574_RX_BUFS_PER_PAGE *
+	     I82574_RX_BUF_SIZE; rx->frag_off += I82574_RX_BUF_SIZE)
+		page_pool_put_full_page(rx->pp, rx->frag_page, false);
+	rx->frag_page = NULL;
 	dev_kfree_skb_any(rx->skb);
 	rx->skb = NULL;
 	rx->discard = false;

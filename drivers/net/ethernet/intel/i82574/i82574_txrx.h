@@ -24,6 +24,7 @@ struct i82574_dev;
 #define I82574_TX_WAKE_THRESH		(2 * I82574_TX_DESC_NEEDED)
 
 #define I82574_RX_BUF_SIZE		2048
+#define I82574_RX_BUFS_PER_PAGE		(PAGE_SIZE / I82574_RX_BUF_SIZE)
 #define I82574_RX_HEADROOM		NET_SKB_PAD
 #define I82574_RX_HDR_MAX		256
 #define I82574_RX_REFILL_BATCH		16
@@ -89,6 +90,8 @@ struct i82574_ring {
 	u16 q_idx;
 	u16 hw_off;			/* RX: data offset inside a buffer */
 	struct page_pool *pp;		/* RX only */
+	struct page *frag_page;		/* RX: page with buffers left */
+	u32 frag_off;			/* RX: next buffer in frag_page */
 	struct sk_buff *skb;		/* RX: packet spanning descriptors */
 	struct netdev_queue *txq;	/* TX only */
 	bool discard;			/* RX: drop until end of packet */
