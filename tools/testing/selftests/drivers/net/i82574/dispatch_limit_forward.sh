@@ -11,7 +11,8 @@
 # handed to nic2 (a doorbell deferred to the end of a poll and never rung
 # would leave packets missing), nic2's doorbell counters show deferral and
 # core flushes with a limit and none without, BQL sees nothing left in
-# flight (its stall count is reported). Then the limit changes while the router forwards.
+# flight (its stall count is reported). Then the limit changes while the
+# router forwards.
 #
 # Smaller runs for slow kernels: FWD_COUNT.
 
@@ -215,7 +216,10 @@ no_stall()
 {
 	local n
 
-	wait_for 20 idle || { ktap_print_msg "limit $1: BQL inflight $(bql_sum inflight)"; return 1; }
+	if ! wait_for 20 idle; then
+		ktap_print_msg "limit $1: BQL inflight $(bql_sum inflight)"
+		return 1
+	fi
 	n=$(($(bql_sum stall_cnt) - STALLS))
 	STALLS=$((STALLS + n))
 	ktap_print_msg "limit $1: nic2 BQL stall_cnt +$n, longest stall" \

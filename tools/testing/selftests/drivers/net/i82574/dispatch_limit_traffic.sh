@@ -319,10 +319,11 @@ udp_ok()
 	wait_for 50 udp_got_all "$rns" "$in0" "$err0" "$nop0" "$out"
 	sleep 0.3
 	got=$(udp_got "$rns" "$in0" "$err0" "$nop0")
+	err0=$(($(snmp "$rns" Udp InErrors) - err0))
+	nop0=$(($(snmp "$rns" Udp NoPorts) - nop0))
 	ktap_print_msg "$name: iperf3 sent $(json_get "$j" "j['end']['sum_sent']['packets']")," \
 		"received $(json_get "$j" "j['end']['sum_received']['bytes'] // $UDP_LEN");" \
-		"UDP out $out, in+errors+noport $got" \
-		"($(($(snmp "$rns" Udp InErrors) - err0)) errors, $(($(snmp "$rns" Udp NoPorts) - nop0)) noport)"
+		"UDP out $out, in+errors+noport $got ($err0 errors, $nop0 noport)"
 	[ "$out" -gt 0 ] && [ "$got" -eq "$out" ]
 }
 
