@@ -16,7 +16,7 @@ SEL=tools/testing/selftests/drivers/net/i82574
 # debug kernel (KASAN, lockdep, kmemleak, DMA-API debug: 4-5x slower under
 # TCG) runs the ones that fit CI's 90 minutes, plus KUnit at boot.
 # robustness.sh runs in parts so each fits the directory's timeout.
-DEBUG_TESTS=(
+BOTH_TESTS=(
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/dispatch_limit_abi.sh"
@@ -24,10 +24,17 @@ DEBUG_TESTS=(
 	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"
 	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 )
+# the dispatch_limit traffic tests with smaller counts on the debug kernel
+DEBUG_TESTS=(
+	"${BOTH_TESTS[@]}"
+	"PKTGEN_COUNT=500,AFP_COUNT=300,IPERF_TIME=1,PING_COUNT=20:$SEL/dispatch_limit_traffic.sh"
+	"FWD_COUNT=2000:$SEL/dispatch_limit_forward.sh"
+)
 PERF_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
-	"${DEBUG_TESTS[@]}"
+	"${BOTH_TESTS[@]}"
 	"$SEL/dispatch_limit_traffic.sh"
+	"$SEL/dispatch_limit_forward.sh"
 	"$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
 )

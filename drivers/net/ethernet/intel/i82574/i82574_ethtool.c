@@ -335,8 +335,8 @@ static void i82574_get_pause_stats(struct net_device *netdev,
 /* Driver-only counters, in struct i82574_queue_stats order */
 static const char i82574_qstat_names[][ETH_GSTRING_LEN] = {
 	"", "", "", "tx_busy", "tx_stopped", "tx_dma_map_errors",
-	"tx_doorbells", "rx_alloc_fail", "rx_csum_ok", "rx_csum_bad",
-	"rx_frame_errors",
+	"tx_doorbells", "tx_flush_doorbells", "rx_alloc_fail", "rx_csum_ok",
+	"rx_csum_bad", "rx_frame_errors",
 };
 
 static const char i82574_dev_stat_names[][ETH_GSTRING_LEN] = {

@@ -227,8 +227,11 @@ void i82574_xmit_flush(struct net_device *dev, struct netdev_queue *txq)
 	unsigned int q = txq - netdev_get_tx_queue(dev, 0);
 	struct i82574_ring *tx = &priv->nv[q]->tx;
 
+	if (tx->doorbell == tx->tail)
+		return;
 	u64_stats_update_begin(&tx->xstats.syncp);
-	i82574_tx_flush(tx);
+	i82574_tx_doorbell(tx);
+	tx->xstats.flushes++;
 	u64_stats_update_end(&tx->xstats.syncp);
 }
 

@@ -68,6 +68,7 @@ struct i82574_queue_stats {
 	u64 stop;
 	u64 map_err;
 	u64 doorbells;
+	u64 flushes;		/* doorbells rung by ndo_xmit_flush */
 	u64 alloc_fail;
 	u64 csum_ok;
 	u64 csum_bad;

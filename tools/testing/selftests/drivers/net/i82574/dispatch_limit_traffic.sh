@@ -3,16 +3,28 @@
 #
 # Traffic with queues/tx-N/dispatch_limit (Documentation/networking/
 # dispatch-limit.rst) on two NICs across a QEMU hub, the sender here, the
-# peer in a network namespace. For each limit on every TX queue of the
-# sender: pktgen start_xmit bursts of 1 and 16 arrive exactly (nothing is
-# stranded without a doorbell), iperf3 TCP runs, BQL sees no stall. Then
-# the limit changes while iperf3 runs, and an idle ping measures the RTT
-# with limit 0 and 64 (printed only: a lone packet is never delayed).
+# peer in a network namespace, the limit on every TX queue of both. For
+# each limit, with exact accounting (packets sent == packets the peer got;
+# a packet left without a doorbell would be missing): pktgen start_xmit
+# bursts of 1 and 16; pktgen queue_xmit through the lockless pfifo_fast
+# (mq, bypass included) and through a locked pfifo root, from one and from
+# two pktgen threads; AF_PACKET with PACKET_QDISC_BYPASS (dev_direct_xmit);
+# iperf3 TCP, and UDP both ways with every datagram accounted for by the
+# receiver's UDP counters; BQL sees nothing left in flight and, outside
+# the pktgen floods (see stall_note), no stall. Then the
+# limit changes while iperf3 TCP and pktgen queue_xmit run, and idle pings
+# give the RTT distribution with limit 0 and 64 (printed, no thresholds).
+#
+# Smaller runs for slow kernels: PKTGEN_COUNT, AFP_COUNT, IPERF_TIME,
+# PING_COUNT.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 LIMITS=(0 1 8 64)
-PKTGEN_COUNT=2000
+PKTGEN_COUNT=${PKTGEN_COUNT:-2000}
+AFP_COUNT=${AFP_COUNT:-1000}
+IPERF_TIME=${IPERF_TIME:-3}
+PING_COUNT=${PING_COUNT:-50}
 # An address on the link that nobody owns: the peer drops the pktgen
 # frames in IP without answering, so its RX counter sees only them.
 PKTGEN_DST=198.18.0.99
@@ -25,41 +37,44 @@ txq_dirs()
 	ls -d /sys/class/net/"$IF_A"/queues/tx-* 2>/dev/null
 }
 
-# set_limit N: dispatch_limit N on every TX queue of the sender
+# on_both CMD...: run CMD here for the sender's TX queues and in the peer's
+# namespace for the peer's; CMD gets the sysfs queue directories as $Q
+on_both()
+{
+	Q="/sys/class/net/$IF_A/queues/tx-*" "$@" || return 1
+	Q="/sys/class/net/$IF_B/queues/tx-*" ip netns exec "$PEER_NS" "$@"
+}
+
+# set_limit N: dispatch_limit N on every TX queue of the sender and the peer
 set_limit()
 {
-	local q
-
-	for q in $(txq_dirs); do
-		echo "$1" > "$q/dispatch_limit" || return 1
-		[ "$(cat "$q/dispatch_limit")" = "$1" ] || return 1
-	done
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	on_both bash -c 'for q in $Q; do
+		echo "$0" > "$q/dispatch_limit" || exit 1
+		[ "$(cat "$q/dispatch_limit")" = "$0" ] || exit 1
+	done' "$1"
 }
 
-# stall_thrs MS: BQL stall detection on every TX queue of the sender, if
-# the kernel has it
+# stall_thrs MS: BQL stall detection on every TX queue of both ends, if the
+# kernel has it
 stall_thrs()
 {
-	local q
-
-	for q in $(txq_dirs); do
-		[ -e "$q/byte_queue_limits/stall_thrs" ] &&
-			echo "$1" > "$q/byte_queue_limits/stall_thrs"
-	done
-	return 0
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	on_both bash -c 'for q in $Q; do
+		f=$q/byte_queue_limits/stall_thrs
+		[ ! -e "$f" ] || echo "$0" > "$f"
+	done' "$1"
 }
 
-# bql_sum FILE: a byte_queue_limits value summed over the sender's TX
-# queues (0 where the kernel lacks it)
+# bql_sum FILE: a byte_queue_limits value summed over the TX queues of
+# both ends (0 where the kernel lacks it)
 bql_sum()
 {
-	local q n=0
-
-	for q in $(txq_dirs); do
-		[ -e "$q/byte_queue_limits/$1" ] &&
-			n=$((n + $(cat "$q/byte_queue_limits/$1")))
-	done
-	echo $n
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	on_both bash -c 'n=0; for q in $Q; do
+		f=$q/byte_queue_limits/$0
+		[ ! -e "$f" ] || n=$((n + $(cat "$f")))
+	done; echo $n' "$1" | awk '{ n += $1 } END { print n + 0 }'
 }
 
 stall_cnt()
@@ -75,7 +90,8 @@ idle()
 cleanup()
 {
 	if [ -n "${IF_A:-}" ]; then
-		[ -e $PG/kpktgend_0 ] && echo rem_device_all > $PG/kpktgend_0
+		pktgen_reset
+		tc qdisc del dev "$IF_A" root 2>/dev/null
 		set_limit 0
 		stall_thrs 0
 	fi
@@ -87,15 +103,27 @@ peer_rx()
 	ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/statistics/rx_packets"
 }
 
-# peer_addr_err: IP InAddrErrors in the peer's namespace. The pktgen frames
+# snmp NETNS PROTO FIELD: a /proc/net/snmp counter, in NETNS ("" for here)
+snmp()
+{
+	# shellcheck disable=SC2016 # awk fields, not shell
+	local prog='$1 == p ":" {
+		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
+		else print $c }'
+
+	if [ -n "$1" ]; then
+		ip netns exec "$1" awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
+	else
+		awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
+	fi
+}
+
+# peer_addr_err: IP InAddrErrors in the peer's namespace. Our test frames
 # are for an address nobody owns; with forwarding off the peer counts each
 # one there and drops it silently.
 peer_addr_err()
 {
-	# shellcheck disable=SC2016 # awk fields, not shell
-	ip netns exec "$PEER_NS" awk '$1 == "Ip:" {
-		if (!n) { for (i = 2; i <= NF; i++) if ($i == "InAddrErrors") f = i; n = 1 }
-		else print $f }' /proc/net/snmp
+	snmp "$PEER_NS" Ip InAddrErrors
 }
 
 # rx_reaches BASE N: the peer received N packets since BASE
@@ -104,46 +132,151 @@ rx_reaches()
 	[ $(($(peer_rx) - $1)) -ge "$2" ]
 }
 
-# pktgen_once BURST: start_xmit of $PKTGEN_COUNT 60-byte frames to the
-# peer's MAC; prints "sent received"
-pktgen_once()
+# peer_got WHAT SENT BASE BASE_ERR: the peer received exactly the SENT test
+# frames since its rx_packets was BASE and InAddrErrors BASE_ERR. Background
+# frames (IPv6 RS/MLD) may add to rx_packets: then its IP must have dropped
+# exactly SENT frames.
+peer_got()
 {
-	local mac base base_err rx sent
+	local rx ip
 
-	mac=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/address")
-	base=$(peer_rx) || return 1
-	base_err=$(peer_addr_err)
-	echo rem_device_all > $PG/kpktgend_0
-	echo "add_device $IF_A" > $PG/kpktgend_0
-	for c in "count $PKTGEN_COUNT" "pkt_size 60" "delay 0" "burst $1" \
-		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit"; do
-		echo "$c" > "$PG/$IF_A" || return 1
-	done
-	echo start > $PG/pgctrl
-	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A")
-	echo rem_device_all > $PG/kpktgend_0
-	# the frames are on the wire or lost once pktgen returns; give the
+	# the frames are on the wire or lost once the sender returns; give the
 	# peer time to count them, then make sure nothing more trickles in
-	wait_for 50 rx_reaches "$base" "${sent:-0}"
+	wait_for 100 rx_reaches "$3" "$2"
 	sleep 0.3
-	rx=$(peer_rx) || return 1
-	echo "${sent:-0} $((rx - base)) $(($(peer_addr_err) - base_err))"
+	rx=$(($(peer_rx) - $3))
+	ip=$(($(peer_addr_err) - $4))
+	ktap_print_msg "$1: sent $2, peer rx_packets +$rx, IP InAddrErrors +$ip"
+	[ "$rx" -eq "$2" ] || { [ "$rx" -gt "$2" ] && [ "$ip" -eq "$2" ]; }
 }
 
-# pktgen_exact LIMIT BURST: every frame pktgen sent reached the peer, by its
-# rx_packets. Background frames (IPv6 RS/MLD) may add to that count: then
-# the peer's IP must have dropped exactly the frames pktgen sent.
+peer_mac()
+{
+	ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/address"
+}
+
+pktgen_reset()
+{
+	local t
+
+	for t in "$PG"/kpktgend_*; do
+		[ -e "$t" ] && echo rem_device_all > "$t"
+	done
+	PG_DEVS=()
+}
+
+# pktgen_setup MODE THREADS BURST COUNT: COUNT 60-byte frames per thread to
+# the peer's MAC from kpktgend_0.. (devices $IF_A@0.. for more than one),
+# each thread with its own UDP source port (another flow, another hash)
+PG_DEVS=()
+pktgen_setup()
+{
+	local mac t c
+
+	pktgen_reset
+	mac=$(peer_mac) || return 1
+	for ((t = 0; t < $2; t++)); do
+		[ -e "$PG/kpktgend_$t" ] || return 1
+		if [ "$2" -eq 1 ]; then
+			PG_DEVS+=("$IF_A")
+		else
+			PG_DEVS+=("$IF_A@$t")
+		fi
+		echo "add_device ${PG_DEVS[t]}" > "$PG/kpktgend_$t" || return 1
+		for c in "count $4" "pkt_size 60" "delay 0" "xmit_mode $1" \
+			 "burst $3" "dst $PKTGEN_DST" "dst_mac $mac" \
+			 "udp_src_min $((9 + t))" "udp_src_max $((9 + t))"; do
+			echo "$c" > "$PG/${PG_DEVS[t]}" || return 1
+		done
+	done
+}
+
+# pktgen_field NAME: a pktgen counter ("pkts-sofar", "errors") summed over
+# the devices of the last pktgen_setup
+pktgen_field()
+{
+	local d n=0 v
+
+	for d in "${PG_DEVS[@]}"; do
+		v=$(sed -n "s/.*$1: \([0-9]*\).*/\1/p" "$PG/$d" | head -n 1)
+		n=$((n + ${v:-0}))
+	done
+	echo $n
+}
+
+# use_qdisc KIND: the sender's root qdisc. pfifo_fast: mq with a lockless
+# pfifo_fast per TX queue (TCQ_F_NOLOCK, with the bypass); pfifo: a locked
+# single root qdisc; default: whatever the kernel attaches
+use_qdisc()
+{
+	local q n
+
+	tc qdisc del dev "$IF_A" root 2>/dev/null
+	case $1 in
+	pfifo_fast)
+		tc qdisc replace dev "$IF_A" root handle 1: mq || return 1
+		for q in $(txq_dirs); do
+			n=${q##*tx-}
+			tc qdisc replace dev "$IF_A" parent "1:$(printf %x $((n + 1)))" \
+				pfifo_fast || return 1
+		done
+		[ "$(tc qdisc show dev "$IF_A" | grep -c pfifo_fast)" -eq \
+		  "$(txq_dirs | wc -l)" ]
+		;;
+	pfifo)
+		tc qdisc replace dev "$IF_A" root pfifo limit 1000 &&
+			tc qdisc show dev "$IF_A" | grep -q '^qdisc pfifo '
+		;;
+	default)
+		;;
+	esac
+}
+
+# pktgen_exact LIMIT MODE BURST THREADS QDISC: every frame pktgen sent
+# reached the peer
 pktgen_exact()
 {
-	local res sent rx ip
+	local base base_err sent
 
-	res=$(pktgen_once "$2") || return 1
-	read -r sent rx ip <<< "$res"
-	ktap_print_msg "limit $1 burst $2: pktgen sent $sent," \
-		"peer rx_packets +$rx, IP InAddrErrors +$ip"
+	use_qdisc "$5" || return 1
+	pktgen_setup "$2" "$4" "$3" "$PKTGEN_COUNT" || return 1
+	base=$(peer_rx) || return 1
+	base_err=$(peer_addr_err)
+	echo start > $PG/pgctrl
+	sent=$(pktgen_field pkts-sofar)
+	ktap_print_msg "limit $1: pktgen $2 burst $3, $4 thread(s), $5 qdisc:" \
+		"$(pktgen_field errors) sends refused and retried"
+	pktgen_reset
 	# a burst cut short (queue full) makes pktgen overshoot its count
-	[ "$sent" -ge "$PKTGEN_COUNT" ] || return 1
-	[ "$rx" -eq "$sent" ] || { [ "$rx" -gt "$sent" ] && [ "$ip" -eq "$sent" ]; }
+	[ "$sent" -ge $((PKTGEN_COUNT * $4)) ] &&
+		peer_got "limit $1: pktgen $2 burst $3, $4 thread(s), $5" \
+			"$sent" "$base" "$base_err"
+}
+
+# pktgen_2t LIMIT MODE QDISC: pktgen_exact from two threads, if there are two
+pktgen_2t()
+{
+	if [ -e "$PG/kpktgend_1" ]; then
+		ktap_test_result "limit $1: pktgen $2, 2 threads, $3, exact count" \
+			pktgen_exact "$1" "$2" 1 2 "$3"
+	else
+		ktap_test_skip "limit $1: pktgen $2, 2 threads: one CPU only"
+	fi
+}
+
+# afp_exact LIMIT: AF_PACKET frames sent with PACKET_QDISC_BYPASS all arrive
+afp_exact()
+{
+	local base base_err out sent retries
+
+	base=$(peer_rx) || return 1
+	base_err=$(peer_addr_err)
+	out=$(python3 "$DIR/af_packet_send.py" "$IF_A" "$(peer_mac)" "$IP4_A" \
+		"$PKTGEN_DST" "$AFP_COUNT") || return 1
+	read -r sent retries <<< "$out"
+	ktap_print_msg "limit $1: AF_PACKET qdisc bypass: $retries sends refused and retried"
+	[ "$sent" -eq "$AFP_COUNT" ] &&
+		peer_got "limit $1: AF_PACKET qdisc bypass" "$sent" "$base" "$base_err"
 }
 
 # tcp_bytes NAME: the iperf3 run NAME moved data
@@ -159,7 +292,64 @@ tcp_bytes()
 
 tcp_ok()
 {
-	iperf3_run "$1" -t 3 && tcp_bytes "$1"
+	iperf3_run "$1" -t "$IPERF_TIME" && tcp_bytes "$1"
+}
+
+UDP_LEN=1400
+# udp_ok NAME [-R]: iperf3 UDP at a moderate rate, from here to the peer
+# (-R: the other way). Exact accounting from the kernel's counters, as
+# iperf3 stops counting at the end of the test: every datagram the sender's
+# UDP sent (OutDatagrams) reached the receiver's UDP, which delivered it
+# (InDatagrams), dropped it at a full socket (InErrors) or, once iperf3 had
+# closed its socket, found no port (NoPorts).
+udp_ok()
+{
+	local name=$1 rns=$PEER_NS sns="" j=${RESULTS:-/tmp}/$1.json
+	local out0 in0 err0 nop0 out got
+
+	shift
+	[ "${1:-}" = -R ] && { rns=""; sns=$PEER_NS; }
+	out0=$(snmp "$sns" Udp OutDatagrams)
+	in0=$(snmp "$rns" Udp InDatagrams)
+	err0=$(snmp "$rns" Udp InErrors)
+	nop0=$(snmp "$rns" Udp NoPorts)
+	iperf3_run "$name" -u -b 20M -l $UDP_LEN -t "$IPERF_TIME" "$@" ||
+		return 1
+	out=$(($(snmp "$sns" Udp OutDatagrams) - out0))
+	wait_for 50 udp_got_all "$rns" "$in0" "$err0" "$nop0" "$out"
+	sleep 0.3
+	got=$(udp_got "$rns" "$in0" "$err0" "$nop0")
+	err0=$(($(snmp "$rns" Udp InErrors) - err0))
+	nop0=$(($(snmp "$rns" Udp NoPorts) - nop0))
+	ktap_print_msg "$name: iperf3 sent $(json_get "$j" "j['end']['sum_sent']['packets']")," \
+		"received $(json_get "$j" "j['end']['sum_received']['bytes'] // $UDP_LEN");" \
+		"UDP out $out, in+errors+noport $got ($err0 errors, $nop0 noport)"
+	[ "$out" -gt 0 ] && [ "$got" -eq "$out" ]
+}
+
+# udp_got NS IN ERR NOPORTS: UDP datagrams NS received since the snapshot
+udp_got()
+{
+	echo $(($(snmp "$1" Udp InDatagrams) - $2 + $(snmp "$1" Udp InErrors) - $3 +
+		$(snmp "$1" Udp NoPorts) - $4))
+}
+
+udp_got_all()
+{
+	[ "$(udp_got "$1" "$2" "$3" "$4")" -ge "$5" ]
+}
+
+# stall_note WHAT: report BQL stalls since the last check without failing.
+# Two pktgen kthreads flooding both vCPUs of the guest starve the TX
+# completion softirq for hundreds of ms, with limit 0 too, which BQL's
+# stall detector counts; strands there show as missing frames instead.
+stall_note()
+{
+	local n
+
+	n=$(($(stall_cnt) - STALLS))
+	STALLS=$((STALLS + n))
+	ktap_print_msg "$1: BQL stall_cnt +$n during pktgen (not a failure)"
 }
 
 # no_stall LIMIT: once traffic stops every posted packet completes (one
@@ -196,25 +386,62 @@ change_under_load()
 	[ $rc -eq 0 ] && tcp_bytes dl-change
 }
 
-# rtt_avg LIMIT: average idle ping RTT in ms with that limit
-rtt_avg()
+# change_under_pktgen: the limit cycles through 64, 0, 8, 1, 0 while
+# pktgen queue_xmit runs through pfifo_fast from every thread (up to two);
+# every frame still arrives
+change_under_pktgen()
+{
+	local base base_err sent pid n=0 rc=0 threads=1 l
+
+	[ -e "$PG/kpktgend_1" ] && threads=2
+	set_limit 0 && use_qdisc pfifo_fast || return 1
+	pktgen_setup queue_xmit $threads 1 $((PKTGEN_COUNT * 4)) || return 1
+	base=$(peer_rx) || return 1
+	base_err=$(peer_addr_err)
+	echo start > $PG/pgctrl &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for l in 64 0 8 1 0; do
+			set_limit $l || rc=1
+			n=$((n + 1))
+			sleep 0.05
+		done
+	done
+	wait $pid
+	sent=$(pktgen_field pkts-sofar)
+	pktgen_reset
+	set_limit 0 || rc=1
+	ktap_print_msg "pktgen queue_xmit, $threads thread(s): $n limit changes during the run"
+	[ $rc -eq 0 ] && [ "$sent" -ge $((PKTGEN_COUNT * 4 * threads)) ] &&
+		peer_got "limit changing under pktgen" "$sent" "$base" "$base_err"
+}
+
+# rtt_dist LIMIT: $PING_COUNT pings on the idle queue; prints the RTT
+# distribution in ms as "min p50 p90 p99 max"; fails on a lost ping
+rtt_dist()
 {
 	local out
 
 	set_limit "$1" || return 1
 	sleep 0.2
-	out=$(ping -c 10 -i 0.2 -W 2 "$IP4_B") || return 1
-	sed -n 's|^rtt [^=]*= [^/]*/\([^/]*\)/.*|\1|p' <<< "$out"
+	out=$(ping -n -c "$PING_COUNT" -i 0.1 -W 2 "$IP4_B" |
+	      sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' | sort -n)
+	[ "$(grep -c . <<< "$out")" -eq "$PING_COUNT" ] || return 1
+	awk '{ v[NR] = $1 }
+	     function p(q,  i) { i = int((NR * q + 99) / 100); return v[i < 1 ? 1 : i] }
+	     END { print v[1], p(50), p(90), p(99), v[NR] }' <<< "$out"
 }
 
 rtt_both()
 {
 	local r0 r64
 
-	r0=$(rtt_avg 0) && [ -n "$r0" ] || return 1
-	r64=$(rtt_avg 64) && [ -n "$r64" ] || return 1
+	r0=$(rtt_dist 0) && [ -n "$r0" ] || return 1
+	r64=$(rtt_dist 64) && [ -n "$r64" ] || return 1
 	set_limit 0
-	ktap_print_msg "idle ping RTT avg: limit 0 $r0 ms, limit 64 $r64 ms"
+	ktap_print_msg "idle ping RTT ms, $PING_COUNT pings each, min p50 p90 p99 max:"
+	ktap_print_msg "  limit 0:  $r0"
+	ktap_print_msg "  limit 64: $r64"
 }
 
 ktap_print_header
@@ -222,7 +449,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $((4 + 4 * ${#LIMITS[@]}))
+ktap_set_plan $((5 + 11 * ${#LIMITS[@]}))
 trap cleanup EXIT
 
 if wire_setup 0 1 && [ -e "$(txq_dirs | head -n 1)/dispatch_limit" ]; then
@@ -232,25 +459,56 @@ else
 fi
 stall_thrs $STALL_THRS
 STALLS=$(stall_cnt)
+[ -e $PG/pgctrl ] || ktap_print_msg "no pktgen: its cases are skipped"
 
 for l in "${LIMITS[@]}"; do
+	ktap_print_msg "limit $l: starting at ${SECONDS}s"
 	if ! set_limit "$l"; then
 		ktap_exit_fail_msg "dispatch_limit $l: write failed"
 	fi
 	for b in 1 16; do
 		if [ -e $PG/pgctrl ]; then
-			ktap_test_result "limit $l: pktgen burst $b, exact count" \
-				pktgen_exact "$l" "$b"
+			ktap_test_result "limit $l: pktgen start_xmit burst $b, exact count" \
+				pktgen_exact "$l" start_xmit "$b" 1 default
 		else
-			ktap_test_skip "limit $l: pktgen burst $b: no pktgen"
+			ktap_test_skip "limit $l: pktgen start_xmit burst $b: no pktgen"
 		fi
 	done
+	for qd in pfifo_fast pfifo; do
+		if [ -e $PG/pgctrl ]; then
+			ktap_test_result "limit $l: pktgen queue_xmit, 1 thread, $qd, exact count" \
+				pktgen_exact "$l" queue_xmit 1 1 "$qd"
+			pktgen_2t "$l" queue_xmit "$qd"
+		else
+			ktap_test_skip "limit $l: pktgen queue_xmit, 1 thread, $qd: no pktgen"
+			ktap_test_skip "limit $l: pktgen queue_xmit, 2 threads, $qd: no pktgen"
+		fi
+	done
+	use_qdisc default
+	wait_for 20 idle
+	stall_note "limit $l"
+	ktap_test_result "limit $l: AF_PACKET PACKET_QDISC_BYPASS, exact count" \
+		afp_exact "$l"
 	ktap_test_result "limit $l: iperf3 TCP" tcp_ok "dl-tcp-limit$l"
+	ktap_test_result "limit $l: iperf3 UDP to the peer, all accounted" \
+		udp_ok "dl-udp-limit$l"
+	ktap_test_result "limit $l: iperf3 UDP from the peer, all accounted" \
+		udp_ok "dl-udp-r-limit$l" -R
 	ktap_test_result "limit $l: BQL nothing in flight, no stall" no_stall "$l"
 done
 
 ktap_test_result "limit 0 -> 64 -> 0 under iperf3" change_under_load
+if [ -e $PG/pgctrl ]; then
+	ktap_test_result "limit changes under pktgen queue_xmit, exact count" \
+		change_under_pktgen
+else
+	ktap_test_skip "limit changes under pktgen queue_xmit: no pktgen"
+fi
+use_qdisc default
+wait_for 20 idle
+stall_note "limit changes under pktgen"
 ktap_test_result "ping right after the changes, nothing stranded" \
-	eval "ping -c 1 -W 1 $IP4_B >/dev/null && no_stall 0-64-0"
-ktap_test_result "idle ping with limit 0 and 64" rtt_both
+	eval "ping -c 1 -W 1 $IP4_B >/dev/null && no_stall changes"
+ktap_test_result "idle ping RTT distribution with limit 0 and 64" rtt_both
+ktap_print_msg "done at ${SECONDS}s"
 ktap_finished

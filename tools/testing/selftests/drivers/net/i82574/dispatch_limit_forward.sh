@@ -1,0 +1,325 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Forwarding with queues/tx-N/dispatch_limit (Documentation/networking/
+# dispatch-limit.rst): the scope that ends with the NAPI poll. Four NICs
+# on two QEMU hubs, all driven by $DRIVER: the source here (nic0) floods
+# pktgen frames to a router namespace (nic1 in, nic2 out, ip_forward=1)
+# that sends them on to a sink namespace (nic3). The limit is set on the
+# router's egress, where every packet is its own lockless bypass send from
+# the RX poll of nic1. For each limit: the sink gets exactly what the router
+# handed to nic2 (a doorbell deferred to the end of a poll and never rung
+# would leave packets missing), nic2's doorbell counters show deferral and
+# core flushes with a limit and none without, BQL sees nothing left in
+# flight (its stall count is reported). Then the limit changes while the
+# router forwards.
+#
+# Smaller runs for slow kernels: FWD_COUNT.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+LIMITS=(0 1 8 64)
+FWD_COUNT=${FWD_COUNT:-10000}
+RTR_NS=dl-fwd-rtr
+SINK_NS=dl-fwd-sink
+SRC_IP=198.19.1.1
+RTR_IN_IP=198.19.1.2
+RTR_OUT_IP=198.19.2.1
+SINK_IP=198.19.2.2
+# nobody owns it: the sink, not forwarding, counts each frame in IP
+# InAddrErrors and drops it silently, so that count sees only them
+DST_IP=198.19.2.99
+PG=/proc/net/pktgen
+STALL_THRS=128
+
+rtr()
+{
+	ip netns exec "$RTR_NS" "$@"
+}
+
+sink()
+{
+	ip netns exec "$SINK_NS" "$@"
+}
+
+cleanup()
+{
+	[ -e $PG/kpktgend_0 ] && echo rem_device_all > $PG/kpktgend_0
+	[ -n "${IF2:-}" ] && set_limit 0 && stall_thrs 0
+	ip netns del "$RTR_NS" 2>/dev/null
+	ip netns del "$SINK_NS" 2>/dev/null
+	[ -n "${IF0:-}" ] && ip addr flush dev "$IF0" 2>/dev/null
+	# deleting a namespace returns its NICs asynchronously
+	for i in "${IF1:-}" "${IF2:-}" "${IF3:-}"; do
+		[ -n "$i" ] && wait_for 300 test -e "/sys/class/net/$i"
+	done
+	# the NICs keep their settings: give them IPv6 back for later tests
+	for i in "${IF0:-}" "${IF1:-}" "${IF2:-}" "${IF3:-}"; do
+		[ -n "$i" ] && sysctl -qw "net.ipv6.conf.$i.disable_ipv6=0"
+	done
+	return 0
+}
+
+# rtr_q CMD: run the shell code CMD in the router's namespace over the
+# sysfs directories of nic2's TX queues ($q), with $1 as the argument
+rtr_q()
+{
+	rtr bash -c "for q in /sys/class/net/$IF2/queues/tx-*; do $1; done" _ "$2"
+}
+
+# set_limit N: dispatch_limit N on every TX queue of the router's egress
+set_limit()
+{
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	rtr_q 'echo "$1" > $q/dispatch_limit &&
+		[ "$(cat $q/dispatch_limit)" = "$1" ] || exit 1' "$1"
+}
+
+stall_thrs()
+{
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	rtr_q 'f=$q/byte_queue_limits/stall_thrs; [ ! -e $f ] || echo "$1" > $f' "$1"
+}
+
+# bql_sum FILE: a byte_queue_limits value summed over nic2's TX queues
+bql_sum()
+{
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	rtr_q 'f=$q/byte_queue_limits/$1; [ ! -e $f ] || cat $f' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+idle()
+{
+	[ "$(bql_sum inflight)" -eq 0 ]
+}
+
+# snmp NS PROTO FIELD: a /proc/net/snmp counter in namespace NS
+snmp()
+{
+	# shellcheck disable=SC2016 # awk fields, not shell
+	ip netns exec "$1" awk -v p="$2" -v f="$3" '$1 == p ":" {
+		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
+		else print $c }' /proc/net/snmp
+}
+
+# ethtool_stat NAME: an ethtool -S counter of nic2
+ethtool_stat()
+{
+	rtr ethtool -S "$IF2" | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+# qdisc_drops: packets dropped by nic2's root qdisc (mq sums its children)
+qdisc_drops()
+{
+	rtr tc -s qdisc show dev "$IF2" |
+		awk '/dropped/ { sub(",", "", $7); print $7 + 0; exit }'
+}
+
+# counters: a snapshot of everything fwd_check compares, one line
+counters()
+{
+	echo "$(snmp "$SINK_NS" Ip InAddrErrors)" \
+	     "$(snmp "$RTR_NS" Ip ForwDatagrams)" \
+	     "$(qdisc_drops)" \
+	     "$(rtr cat "/sys/class/net/$IF2/statistics/tx_dropped")" \
+	     "$(rtr cat "/sys/class/net/$IF2/statistics/tx_packets")" \
+	     "$(ethtool_stat tx_doorbells)" \
+	     "$(ethtool_stat tx_flush_doorbells)" \
+	     "$(rtr cat "/sys/class/net/$IF1/statistics/rx_packets")"
+}
+
+sink_reaches()
+{
+	[ $(($(snmp "$SINK_NS" Ip InAddrErrors) - $1)) -ge "$2" ]
+}
+
+# pktgen_start COUNT: pktgen start_xmit, bursts of 16, from nic0 to the
+# router's MAC for $DST_IP (fast enough that each RX poll of the router
+# forwards several packets)
+pktgen_start()
+{
+	local mac c
+
+	mac=$(rtr cat "/sys/class/net/$IF1/address") || return 1
+	echo rem_device_all > $PG/kpktgend_0
+	echo "add_device $IF0" > $PG/kpktgend_0 || return 1
+	for c in "count $1" "pkt_size 60" "delay 0" "burst 16" \
+		 "src_min $SRC_IP" "src_max $SRC_IP" "dst $DST_IP" \
+		 "dst_mac $mac"; do
+		echo "$c" > "$PG/$IF0" || return 1
+	done
+	echo start > $PG/pgctrl
+}
+
+# fwd_check WHAT BEFORE: compare the counters with the snapshot BEFORE.
+# The sink must have got exactly what the router forwarded minus what
+# nic2's qdisc or driver dropped. Leaves the deltas of nic2's tx_packets,
+# tx_doorbells and tx_flush_doorbells in PKTS, DBS, FLUSHES.
+fwd_check()
+{
+	local sent sink fwd qd txd rx a b
+
+	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF0")
+	echo rem_device_all > $PG/kpktgend_0
+	read -r -a b <<< "$2"
+	fwd=$(($(snmp "$RTR_NS" Ip ForwDatagrams) - b[1]))
+	wait_for 100 sink_reaches "${b[0]}" "$fwd"
+	sleep 0.3
+	read -r -a a <<< "$(counters)"
+	sink=$((a[0] - b[0]))
+	fwd=$((a[1] - b[1]))
+	qd=$((a[2] - b[2]))
+	txd=$((a[3] - b[3]))
+	PKTS=$((a[4] - b[4]))
+	DBS=$((a[5] - b[5]))
+	FLUSHES=$((a[6] - b[6]))
+	rx=$((a[7] - b[7]))
+	ktap_print_msg "$1: pktgen sent ${sent:-?}, router nic1 rx $rx," \
+		"forwarded $fwd, nic2 qdisc drops $qd, tx_dropped $txd;" \
+		"sink got $sink"
+	ktap_print_msg "$1: nic2 tx_packets $PKTS, tx_doorbells $DBS," \
+		"tx_flush_doorbells $FLUSHES"
+	[ "$fwd" -gt 0 ] && [ "$sink" -eq $((fwd - qd - txd)) ]
+}
+
+# fwd_exact LIMIT: forward $FWD_COUNT frames with LIMIT on nic2
+fwd_exact()
+{
+	local before
+
+	set_limit "$1" || return 1
+	before=$(counters)
+	pktgen_start "$FWD_COUNT" || return 1
+	fwd_check "limit $1" "$before"
+}
+
+# doorbells LIMIT: with limit 0 the core never flushes nic2; with a limit
+# the router deferred doorbells (fewer than packets) and the core rang
+# some of them at the end of a poll
+doorbells()
+{
+	if [ "$1" -eq 0 ]; then
+		[ "$FLUSHES" -eq 0 ]
+	else
+		[ "$FLUSHES" -gt 0 ] && [ "$DBS" -lt "$PKTS" ]
+	fi
+}
+
+# no_stall LIMIT: once the flood stops every packet nic2 was given
+# completes (one left without a doorbell would stay in flight). BQL's stall
+# count is reported, not judged: the pktgen kthread flooding one of the
+# guest's two vCPUs starves the TX completion softirq under TCG, with
+# limit 0 too (stalls of over a second were seen on a loaded host).
+STALLS=0
+no_stall()
+{
+	local n
+
+	if ! wait_for 20 idle; then
+		ktap_print_msg "limit $1: BQL inflight $(bql_sum inflight)"
+		return 1
+	fi
+	n=$(($(bql_sum stall_cnt) - STALLS))
+	STALLS=$((STALLS + n))
+	ktap_print_msg "limit $1: nic2 BQL stall_cnt +$n, longest stall" \
+		"$(bql_sum stall_max) jiffies (reported only)"
+}
+
+# change_while_forwarding: nic2's limit cycles through 64, 0, 8, 1, 0
+# while the router forwards
+change_while_forwarding()
+{
+	local before pid n=0 rc=0 l
+
+	set_limit 0 || return 1
+	before=$(counters)
+	pktgen_start $((FWD_COUNT * 2)) &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for l in 64 0 8 1 0; do
+			set_limit $l || rc=1
+			n=$((n + 1))
+			sleep 0.05
+		done
+	done
+	wait $pid || rc=1
+	set_limit 0 || rc=1
+	ktap_print_msg "$n limit changes while forwarding"
+	[ $rc -eq 0 ] && fwd_check "changing" "$before"
+}
+
+setup()
+{
+	local i
+
+	nic_bind "$DRIVER" 0 1 2 3 || return 1
+	IF0=$(nic_ifname 0) IF1=$(nic_ifname 1)
+	IF2=$(nic_ifname 2) IF3=$(nic_ifname 3)
+	ip netns del "$RTR_NS" 2>/dev/null
+	ip netns del "$SINK_NS" 2>/dev/null
+	ip netns add "$RTR_NS" && ip netns add "$SINK_NS" || return 1
+	ip link set "$IF1" netns "$RTR_NS" && ip link set "$IF2" netns "$RTR_NS" &&
+		ip link set "$IF3" netns "$SINK_NS" || return 1
+	# no IPv6: nothing but the test frames on the wires
+	sysctl -qw "net.ipv6.conf.$IF0.disable_ipv6=1"
+	rtr sysctl -qw "net.ipv6.conf.$IF1.disable_ipv6=1"
+	rtr sysctl -qw "net.ipv6.conf.$IF2.disable_ipv6=1"
+	sink sysctl -qw "net.ipv6.conf.$IF3.disable_ipv6=1"
+	rtr sysctl -qw net.ipv4.ip_forward=1 || return 1
+	sink sysctl -qw net.ipv4.ip_forward=0 || return 1
+	ip addr add "$SRC_IP/24" dev "$IF0" && ip link set "$IF0" up || return 1
+	rtr ip addr add "$RTR_IN_IP/24" dev "$IF1" &&
+		rtr ip addr add "$RTR_OUT_IP/24" dev "$IF2" &&
+		sink ip addr add "$SINK_IP/24" dev "$IF3" || return 1
+	for i in lo "$IF1" "$IF2"; do
+		rtr ip link set "$i" up || return 1
+	done
+	sink ip link set lo up && sink ip link set "$IF3" up || return 1
+	rtr ip neigh replace "$DST_IP" dev "$IF2" nud permanent \
+		lladdr "$(sink cat "/sys/class/net/$IF3/address")" || return 1
+	wait_for 50 carrier_up "$IF0" && wait_for 50 carrier_up "$IF1" "$RTR_NS" &&
+		wait_for 50 carrier_up "$IF2" "$RTR_NS" &&
+		wait_for 50 carrier_up "$IF3" "$SINK_NS" || return 1
+	# the path works end to end
+	ip route add 198.19.2.0/24 via "$RTR_IN_IP" dev "$IF0" &&
+		sink ip route add 198.19.1.0/24 via "$RTR_OUT_IP" dev "$IF3" &&
+		ping -c 1 -W 5 "$SINK_IP" > /dev/null &&
+		[ -e "/sys/class/net/$IF0/queues/tx-0/dispatch_limit" ]
+}
+
+ktap_print_header
+if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
+	ktap_skip_all "driver $DRIVER is not built in"
+	exit "$KSFT_SKIP"
+fi
+if [ ! -e "/sys/bus/pci/devices/$(nic_bdf 3)" ] || [ ! -e $PG/pgctrl ]; then
+	ktap_skip_all "needs four NICs (nic0+nic1, nic2+nic3) and pktgen"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan $((2 + 3 * ${#LIMITS[@]}))
+trap cleanup EXIT
+
+if setup; then
+	ktap_test_pass "$DRIVER: source, router and sink namespaces, path up"
+else
+	ktap_exit_fail_msg "$DRIVER: forwarding setup failed"
+fi
+stall_thrs $STALL_THRS
+STALLS=$(bql_sum stall_cnt)
+
+for l in "${LIMITS[@]}"; do
+	ktap_test_result "limit $l: forwarded $FWD_COUNT, sink count exact" \
+		fwd_exact "$l"
+	if [ "$l" -eq 0 ]; then
+		ktap_test_result "limit 0: no core flush on the router's egress" \
+			doorbells 0
+	else
+		ktap_test_result "limit $l: router deferred doorbells, core flushed" \
+			doorbells "$l"
+	fi
+	ktap_test_result "limit $l: BQL nothing left in flight" no_stall "$l"
+done
+ktap_test_result "limit changes while forwarding, sink count exact" \
+	change_while_forwarding
+ktap_finished
