@@ -30,6 +30,11 @@ DEBUG_TESTS=(
 	"PKTGEN_COUNT=500,AFP_COUNT=300,IPERF_TIME=1,PING_COUNT=20:$SEL/dispatch_limit_traffic.sh"
 	"FWD_COUNT=2000:$SEL/dispatch_limit_forward.sh"
 )
+# without MSI (pci=nomsi): one queue pair on a legacy interrupt
+PERF_NOMSI_TESTS=(
+	"$TOP/harness/guest/nomsi-test.sh"
+	"DRIVER=i82574:$SEL/wire.sh"
+)
 PERF_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
 	"${BOTH_TESTS[@]}"
@@ -38,7 +43,7 @@ PERF_TESTS=(
 	"$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
 )
-steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-debug)
+steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
 
 mkdir -p "$RES"
@@ -84,13 +89,15 @@ do_checkpatch() {
 	return $bad
 }
 
-# vm_tests KERNEL: boot KERNEL, run the kselftests, count every KTAP case
+# vm_tests KERNEL [VM.PY ARGS]: boot KERNEL, run the kselftests, count every
+# KTAP case
 vm_tests() {
-	local k=$1 out rc
+	local k=$1 out rc kernel=${1%-*} list=${1^^}
+	shift
 	out=$RES/vm-$k
-	local -n tests=${k^^}_TESTS
-	log "== vm-$k: booting the $k kernel for ${#tests[@]} kselftest programs"
-	"$TOP/harness/vm.py" --kernel "$k" --quiet --timeout 2400 --results "$out" \
+	local -n tests=${list//-/_}_TESTS
+	log "== vm-$k: booting the $kernel kernel $* for ${#tests[@]} kselftest programs"
+	"$TOP/harness/vm.py" --kernel "$kernel" "$@" --quiet --timeout 2400 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" > "$RES/vm-$k.log" 2>&1
 	rc=$?
 	"$TOP/harness/ktap.py" --console "$out/dmesg.txt" "$out" > "$out/cases.txt"
@@ -140,6 +147,7 @@ for s in "${steps[@]}"; do
 	splat) step splat-detector do_splat ;;
 	vm-perf) vm_tests perf ;;
 	vm-debug) vm_tests debug ;;
+	vm-nomsi) vm_tests perf-nomsi --append pci=nomsi ;;
 	*) note fail "unknown step $s" ;;
 	esac
 done

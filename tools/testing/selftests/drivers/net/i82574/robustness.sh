@@ -448,17 +448,27 @@ refused()
 	fi
 	after=$(eval "$rb")
 	[ "$before" = "$after" ] || { msg "$desc: state changed"; return 1; }
-	KNOB_ERR+="$(tail -n 1 "$TMPD/out" | tr -d '\n' | cut -c1-60); "
+	# the reason, without the "prog: line N: ..." prefix
+	KNOB_ERR+="$(tail -n 1 "$TMPD/out" | sed 's/.*: //')"$'\n'
 }
 
-sysfs_write() { printf '%s' "$2" > "$1"; }
+# a rejected sysfs write must say EINVAL
+sysfs_write()
+{
+	printf '%s' "$2" 2> "$TMPD/err" > "$1" && return 0
+	grep -q 'Invalid argument' "$TMPD/err" ||
+		{ msg "$(basename "$1")='$2': $(cat "$TMPD/err") (want EINVAL)"
+		  WRONG_ERRNO=$((WRONG_ERRNO + 1)); }
+	cat "$TMPD/err" >&2
+	return 1
+}
 
 case_knobs()
 {
 	local q=/sys/class/net/$IF_A/queues/tx-0 v f n=0 bad=0 rb
 	local -a vals=(-1 4294967296 99999999999999999999999 abc $'\n' " 8" 8abc "8 9" 1.5 0x1g)
 
-	KNOB_ERR=
+	KNOB_ERR= WRONG_ERRNO=0
 	for f in $q/dispatch_limit $q/byte_queue_limits/limit_max \
 		 $q/byte_queue_limits/limit_min $q/byte_queue_limits/hold_time; do
 		[ -e "$f" ] || continue
@@ -507,7 +517,10 @@ case_knobs()
 			{ msg "-G rx $v did not stick"; bad=$((bad + 1)); }
 	done
 	ethtool -G "$IF_A" rx 256 tx 256
-	msg "$n values tried, $bad not handled as expected; errors seen: ${KNOB_ERR:0:400}"
+	bad=$((bad + WRONG_ERRNO))
+	msg "$n values tried, $bad not handled as expected; errors seen:" \
+	    "$(sort <<< "$KNOB_ERR" | uniq -c | sed '/^ *[0-9]* $/d' |
+	       awk '{ $1 = $1 "x"; print }' | paste -sd ';')"
 	[ $bad -eq 0 ] && healthy
 }
 
