@@ -275,17 +275,13 @@ knobs()
 }
 
 # qdisc_default NS IFNAME: the root qdisc a fresh device gets with the
-# current net.core.default_qdisc (mq over it if multi-queue)
+# current net.core.default_qdisc (mq over it if multi-queue): deleting a
+# root qdisc makes the kernel attach the default again
 qdisc_default()
 {
-	local ns=$1 ifn=$2 q n=0
-
-	for q in /sys/class/net/"$ifn"/queues/tx-*; do n=$((n + 1)); done
-	if [ "$n" -gt 1 ]; then
-		ns_do "$ns" tc qdisc replace dev "$ifn" root handle 1: mq
-	else
-		ns_do "$ns" tc qdisc replace dev "$ifn" root "$(sysctl -n net.core.default_qdisc)"
-	fi
+	ns_do "$1" tc qdisc replace dev "$2" root handle 1: pfifo &&
+		ns_do "$1" tc qdisc del dev "$2" root &&
+		ns_do "$1" tc qdisc show dev "$2" | grep -q " $(sysctl -n net.core.default_qdisc) "
 }
 
 # links_up NS IFNAME...: wait until the links are up (operstate)
@@ -470,7 +466,6 @@ case_latency()
 
 	sysctl -qw net.core.default_qdisc=fq_codel &&
 		qdisc_default "" "$IF_A" &&
-		tc qdisc show dev "$IF_A" | grep -q fq_codel &&
 		latency_run || rc=1
 	sysctl -qw net.core.default_qdisc="$OLD_QDISC"
 	qdisc_default "" "$IF_A" || rc=1
