@@ -151,7 +151,7 @@ def plots(metrics, rows, outdir):
                 f.write('"%s %s" %.4f\n' % (r["metric"], r["variant"], r["ratio"]))
         png = os.path.join(outdir, "ratios.png")
         script = """
-set terminal pngcairo size %d,600 font ",9"
+set terminal pngcairo size %d,600 font ",9" noenhanced
 set output "%s"
 set title "variant / baseline (e1000e, or stock kernel for core-*): medians; lower is better for cpu:* and rtt-*"
 set style data histograms
@@ -167,6 +167,7 @@ plot "%s" using 2:xtic(1) lc rgb "#3a6ea5", 1 with lines lc rgb "red" dt 2
         if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
             made.append(png)
     curves = []
+    colours = {}
     for name in ("rtt-idle-p50", "rtt-load-p50"):
         m = metrics.get(name)
         if not m:
@@ -179,14 +180,15 @@ plot "%s" using 2:xtic(1) lc rgb "#3a6ea5", 1 with lines lc rgb "red" dt 2
             with open(dat, "w") as f:
                 for i, x in enumerate(s, 1):
                     f.write("%g %g\n" % (x, i / len(s)))
+            colours.setdefault(var, len(colours) + 1)
             curves.append((dat, "%s %s (n=%d)" % (var, name.split("-")[1], len(s)),
-                           "dt 2" if "idle" in name else "dt 1"))
+                           "lc %d %s" % (colours[var], "dt 2" if "idle" in name else "dt 1")))
     if curves:
         png = os.path.join(outdir, "rtt.png")
         plot = ", ".join('"%s" using 1:2 with steps lw 2 %s title "%s"' % (d, st, t)
                          for d, t, st in curves)
         script = """
-set terminal pngcairo size 900,550 font ",10"
+set terminal pngcairo size 900,550 font ",10" noenhanced
 set output "%s"
 set title "ping RTT CDF, idle (dashed) and under one TCP flow (solid), fq_codel on the sender"
 set logscale x

@@ -51,15 +51,24 @@ vm_run()
 		die "benchmark boot $name failed: $(cat "$OUT/$name/vm.json")"
 }
 
+# the duration knobs, passed on to the guest
+knobs=()
+for k in BENCH_T BENCH_W BENCH_PINGS; do
+	[ -n "${!k:-}" ] || continue
+	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
+	knobs+=("$k=${!k}")
+done
+
 if [ ${#nic_cases[@]} -gt 0 ]; then
-	vm_run nics perf $((600 + ROUNDS * 600)) bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
+	vm_run nics perf $((600 + ROUNDS * 600)) \
+		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
 fi
 if [ $core = 1 ]; then
 	for r in $(seq 1 "$ROUNDS"); do
 		for k in stock patched; do
 			log "core round $r/$ROUNDS: booting the $k kernel"
 			vm_run "core-$k-$r" "$([ $k = stock ] && echo stock || echo perf)" 300 \
-				env ROUNDS="$ROUNDS" bench/guest/run.sh core "$k" "$r"
+				env ROUNDS="$ROUNDS" "${knobs[@]}" bench/guest/run.sh core "$k" "$r"
 		done
 	done
 fi
