@@ -72,7 +72,9 @@ if [ $core = 1 ]; then
 		done
 	done
 fi
-cat "$OUT"/*/bench.jsonl > "$OUT/bench.jsonl" 2>/dev/null || true
+# the NIC cases first, then the core boots in the order they ran
+cat "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core-*-* 2>/dev/null | sort -t- -k3n -k2r |
+	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
 secs=$(($(date +%s) - t0))
 log "measured in $((secs / 60)) min $((secs % 60)) s"
