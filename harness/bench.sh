@@ -26,6 +26,13 @@ for c in "${CASES[@]}"; do
 	if [ "$c" = core ]; then core=1; else nic_cases+=("$c"); fi
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
+# the duration knobs, passed on to the guest
+knobs=()
+for k in BENCH_T BENCH_W BENCH_PINGS; do
+	[ -n "${!k:-}" ] || continue
+	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
+	knobs+=("$k=${!k}")
+done
 
 "$TOP/harness/deps.sh"
 "$TOP/harness/tree.sh"
@@ -50,14 +57,6 @@ vm_run()
 		"$OUT/$name/vm.json" ||
 		die "benchmark boot $name failed: $(cat "$OUT/$name/vm.json")"
 }
-
-# the duration knobs, passed on to the guest
-knobs=()
-for k in BENCH_T BENCH_W BENCH_PINGS; do
-	[ -n "${!k:-}" ] || continue
-	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
-	knobs+=("$k=${!k}")
-done
 
 if [ ${#nic_cases[@]} -gt 0 ]; then
 	vm_run nics perf $((600 + ROUNDS * 600)) \
