@@ -1,66 +1,225 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn bench.jsonl into a markdown table and results.json.
+"""Turn bench.jsonl into the benchmark table, goals, results.json and plots.
 
-report.py JSONL OUTDIR [BASELINE]: per case and driver, the median over the
-rounds and the spread (min..max as a share of the median); the ratio is each
-driver's median over the baseline's (default e1000e) from the same boot.
+report.py JSONL OUTDIR: for every metric, each variant's median over its
+rounds against the baseline's (e1000e on the same NICs in the same boot,
+or the stock kernel for the core case), the ratio of the medians and the
+min-max spread of both. Knob variants (i82574-dl8, -dl64, -nobql) are also
+compared with plain i82574. The goals of issue 6 are checked against the
+ratios. Writes OUTDIR/{table.md,results.json,ratios.png,rtt.png} (the PNGs
+when gnuplot is there) and prints the markdown.
 """
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+
+BASELINES = ("e1000e", "stock")
+
+# (goal, [(metric, variant, reference variant)], op, target, all|any)
+GOALS = [
+    ("TCP >= 1.5x e1000e",
+     [("tcp-1-tx", "i82574", None), ("tcp-2-tx", "i82574", None),
+      ("tcp-1-rx", "i82574", None), ("tcp-2-rx", "i82574", None)], ">=", 1.5, "all"),
+    ("UDP 64 B pps >= 2x e1000e",
+     [("udp64-1-sent", "i82574", None), ("udp64-1-rcvd", "i82574", None),
+      ("udp64-2-sent", "i82574", None), ("udp64-2-rcvd", "i82574", None)], ">=", 2.0, "all"),
+    ("pktgen burst 1 >= 1.2x e1000e",
+     [("pktgen-b1-sent", "i82574", None), ("pktgen-b1-rcvd", "i82574", None)], ">=", 1.2, "all"),
+    ("forwarding, dispatch_limit vs without >= 1.5x",
+     [("fwd-rcvd", "i82574-dl8", "i82574"), ("fwd-rcvd", "i82574-dl64", "i82574")],
+     ">=", 1.5, "any"),
+    ("forwarding, dispatch_limit vs e1000e >= 2x",
+     [("fwd-rcvd", "i82574-dl8", None), ("fwd-rcvd", "i82574-dl64", None)], ">=", 2.0, "any"),
+    ("RTT under load <= 1/3 of e1000e's",
+     [("rtt-load-p50", "i82574", None), ("rtt-load-p99", "i82574", None)], "<=", 1 / 3, "all"),
+    ("core patches, limits at 0, >= 0.99x stock",
+     [("core-t1", "patched", None), ("core-t2", "patched", None)], ">=", 0.99, "all"),
+]
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.2f" % v
+
+
+def load(path):
+    metrics = {}
+    for line in open(path):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        m = metrics.setdefault(r["metric"], {"case": r["case"], "unit": r["unit"],
+                                             "better": r["better"], "variants": {}})
+        v = m["variants"].setdefault(r["variant"], {"values": [], "samples": []})
+        v["values"].append(float(r["value"]))
+        v["samples"] += r.get("samples", [])
+    for m in metrics.values():
+        for v in m["variants"].values():
+            vals = v["values"]
+            v["median"] = statistics.median(vals)
+            v["min"], v["max"] = min(vals), max(vals)
+    return metrics
+
+
+def ratio(metrics, metric, variant, ref):
+    m = metrics.get(metric)
+    if not m:
+        return None
+    if ref is None:
+        ref = next((b for b in BASELINES if b in m["variants"]), None)
+    a, b = m["variants"].get(variant), m["variants"].get(ref)
+    if not a or not b or not b["median"]:
+        return None
+    return a["median"] / b["median"]
+
+
+def table(metrics):
+    hdr = ("| case | metric | unit | baseline | median (min-max) | variant | median (min-max) "
+           "| ratio | vs i82574 | rounds |")
+    lines = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    rows = []
+    for name, m in metrics.items():
+        base = next((b for b in BASELINES if b in m["variants"]), None)
+        bv = m["variants"].get(base)
+        unit = m["unit"] + (" (lower is better)" if m["better"] == "lower" else "")
+        for var, v in m["variants"].items():
+            if var == base:
+                continue
+            r = ratio(metrics, name, var, base)
+            ri = ratio(metrics, name, var, "i82574") if var.startswith("i82574-") else None
+            n = max(len(v["values"]), len(bv["values"]) if bv else 0)
+            lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+                m["case"], name, unit, base or "-",
+                "%s (%s-%s)" % (fmt(bv["median"]), fmt(bv["min"]), fmt(bv["max"])) if bv else "-",
+                var, "%s (%s-%s)" % (fmt(v["median"]), fmt(v["min"]), fmt(v["max"])),
+                "%.2fx" % r if r is not None else "-",
+                "%.2fx" % ri if ri is not None else "", n))
+            rows.append({"case": m["case"], "metric": name, "unit": m["unit"],
+                         "better": m["better"], "baseline": base, "variant": var,
+                         "ratio": r, "ratio_vs_i82574": ri})
+    return "\n".join(lines), rows
+
+
+def goals(metrics):
+    out = []
+    for text, checks, op, target, mode in GOALS:
+        got = []
+        for metric, var, ref in checks:
+            r = ratio(metrics, metric, var, ref)
+            if r is not None:
+                got.append((metric, var, ref or "baseline", r,
+                            r >= target if op == ">=" else r <= target))
+        if not got:
+            continue
+        ok = [g[4] for g in got]
+        met = all(ok) if mode == "all" else any(ok)
+        out.append({"goal": text, "met": met, "target": target, "op": op, "mode": mode,
+                    "ratios": [{"metric": g[0], "variant": g[1], "reference": g[2],
+                                "ratio": g[3], "met": g[4]} for g in got]})
+    return out
+
+
+def goals_md(gl):
+    lines = ["| goal | status | ratios |", "|---|---|---|"]
+    for g in gl:
+        rs = ", ".join("%s %s%s %.2fx" % (r["metric"], r["variant"],
+                                          "/" + r["reference"] if r["reference"] != "baseline"
+                                          else "", r["ratio"]) for r in g["ratios"])
+        lines.append("| %s | %s | %s |" % (g["goal"], "met" if g["met"] else "**missed**", rs))
+    return "\n".join(lines)
+
+
+def plots(metrics, rows, outdir):
+    if not shutil.which("gnuplot"):
+        print("(no gnuplot: no plots)", file=sys.stderr)
+        return []
+    made = []
+    rr = [r for r in rows if r["ratio"] is not None]
+    if rr:
+        dat = os.path.join(outdir, "ratios.dat")
+        with open(dat, "w") as f:
+            for r in rr:
+                f.write('"%s %s" %.4f\n' % (r["metric"], r["variant"], r["ratio"]))
+        png = os.path.join(outdir, "ratios.png")
+        script = """
+set terminal pngcairo size %d,600 font ",9" noenhanced
+set output "%s"
+set title "variant / baseline (e1000e, or stock kernel for core-*): medians; lower is better for cpu:* and rtt-*"
+set style data histograms
+set style fill solid 0.7 border -1
+set boxwidth 0.8
+set xtics rotate by -60 scale 0 nomirror
+set ylabel "ratio"
+set yrange [0:*]
+set grid ytics
+set key off
+plot "%s" using 2:xtic(1) lc rgb "#3a6ea5", 1 with lines lc rgb "red" dt 2
+""" % (max(900, 22 * len(rr)), png, dat)
+        if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
+            made.append(png)
+    curves = []
+    colours = {}
+    for name in ("rtt-idle-p50", "rtt-load-p50"):
+        m = metrics.get(name)
+        if not m:
+            continue
+        for var, v in m["variants"].items():
+            s = sorted(v["samples"])
+            if not s:
+                continue
+            dat = os.path.join(outdir, "rtt-%s-%s.dat" % (name.split("-")[1], var))
+            with open(dat, "w") as f:
+                for i, x in enumerate(s, 1):
+                    f.write("%g %g\n" % (x, i / len(s)))
+            colours.setdefault(var, len(colours) + 1)
+            curves.append((dat, "%s %s (n=%d)" % (var, name.split("-")[1], len(s)),
+                           "lc %d %s" % (colours[var], "dt 2" if "idle" in name else "dt 1")))
+    if curves:
+        png = os.path.join(outdir, "rtt.png")
+        plot = ", ".join('"%s" using 1:2 with steps lw 2 %s title "%s"' % (d, st, t)
+                         for d, t, st in curves)
+        script = """
+set terminal pngcairo size 900,550 font ",10" noenhanced
+set output "%s"
+set title "ping RTT CDF, idle (dashed) and under one TCP flow (solid), fq_codel on the sender"
+set logscale x
+set xlabel "RTT (ms)"
+set ylabel "fraction of pings"
+set yrange [0:1]
+set grid
+set key bottom right
+plot %s
+""" % (png, plot)
+        if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
+            made.append(png)
+    return made
 
 
 def main():
     src, outdir = sys.argv[1], sys.argv[2]
-    base = sys.argv[3] if len(sys.argv) > 3 else "e1000e"
-    rows = [json.loads(l) for l in open(src) if l.strip()]
-    cases, drivers, vals, units = [], [], {}, {}
-    for r in rows:
-        if r["case"] not in cases:
-            cases.append(r["case"])
-        if r["driver"] not in drivers:
-            drivers.append(r["driver"])
-        vals.setdefault((r["case"], r["driver"]), []).append(float(r["value"]))
-        units[r["case"]] = r["unit"]
-    others = [d for d in drivers if d != base]
-    summary = []
-    hdr = "| case | unit | %s (baseline) |" % base
-    hdr += "".join(" %s | ratio |" % d for d in others) + " rounds | spread |"
-    lines = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
-    for c in cases:
-        b = vals.get((c, base), [])
-        bm = statistics.median(b) if b else None
-        line = "| %s | %s | %s |" % (c, units[c], "%.1f" % bm if b else "-")
-        spreads = []
-        entry = {"case": c, "unit": units[c], "drivers": {}}
-        for d in [base] + others:
-            v = vals.get((c, d), [])
-            if not v:
-                continue
-            m = statistics.median(v)
-            sp = (max(v) - min(v)) / m if m else 0
-            spreads.append("%s %.0f%%" % (d, 100 * sp))
-            entry["drivers"][d] = {"median": m, "values": v, "spread": sp,
-                                   "ratio": (m / bm) if bm else None}
-        for d in others:
-            v = vals.get((c, d), [])
-            if not v:
-                line += " - | - |"
-                continue
-            m = statistics.median(v)
-            line += " %.1f | %s |" % (m, "%.2fx" % (m / bm) if bm else "-")
-        n = max(len(vals.get((c, d), [])) for d in drivers)
-        line += " %d | %s |" % (n, ", ".join(spreads))
-        lines.append(line)
-        summary.append(entry)
-    table = "\n".join(lines)
-    print(table)
+    metrics = load(src)
+    md, rows = table(metrics)
+    gl = goals(metrics)
+    gmd = goals_md(gl)
     os.makedirs(outdir, exist_ok=True)
-    open(os.path.join(outdir, "table.md"), "w").write(table + "\n")
-    json.dump({"baseline": base, "cases": summary}, open(os.path.join(outdir, "results.json"), "w"),
-              indent=1)
+    made = plots(metrics, rows, outdir)
+    text = md + "\n\nGoals (issue 6):\n\n" + gmd + "\n"
+    print(text)
+    if made:
+        print("Plots: " + ", ".join(made))
+    with open(os.path.join(outdir, "table.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump({"metrics": metrics, "rows": rows, "goals": gl}, f, indent=1)
 
 
 if __name__ == "__main__":

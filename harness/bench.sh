@@ -1,27 +1,85 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench [CASE=name]: build the perf kernel, boot it once, run every case
-# (or one) A/B interleaved across e1000e and i82574 on the same emulated
-# NICs, print the table; results/bench/ keeps the raw JSON lines, the table
-# and results.json.
+# make bench [CASE="name..."] [ROUNDS=n]: build what the cases need, boot,
+# measure, report. Every comparison is interleaved: the NIC cases run in one
+# boot of the perf kernel, each round measuring every variant in turn
+# (e1000e, i82574, i82574 with a knob) on the same emulated NICs; the core
+# case boots the stock and the patched kernel in turn (stock, patched,
+# stock, patched, ...). results/bench/ keeps the JSON lines, table.md (also
+# printed), results.json and the plots.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-CASES=(tcp udp64 pktgen-b1 pktgen-b16)
+ALL=(tcp udp64 pktgen qxmit fwd latency core)
 ROUNDS=${ROUNDS:-3}
-[ $# -gt 0 ] && [ -n "$1" ] && CASES=("$@")
+read -r -a CASES <<< "${*//,/ }"
+[ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")
 OUT=$TOP/results/bench
+
+nic_cases=()
+core=0
+for c in "${CASES[@]}"; do
+	case " ${ALL[*]} " in
+	*" $c "*) ;;
+	*) die "unknown case '$c' (cases: ${ALL[*]})" ;;
+	esac
+	if [ "$c" = core ]; then core=1; else nic_cases+=("$c"); fi
+done
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
+# the duration knobs, passed on to the guest
+knobs=()
+for k in BENCH_T BENCH_W BENCH_PINGS; do
+	[ -n "${!k:-}" ] || continue
+	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
+	knobs+=("$k=${!k}")
+done
 
 "$TOP/harness/deps.sh"
 "$TOP/harness/tree.sh"
 "$TOP/harness/kbuild.sh" perf
-log "benchmarks: ${CASES[*]}, $ROUNDS rounds, e1000e vs i82574 interleaved"
-"$TOP/harness/vm.py" --kernel perf --timeout 1800 --results "$OUT" \
-	-- bench/guest/run.sh "$ROUNDS" "'e1000e i82574'" "${CASES[@]}" |
-	grep --line-buffered -E '# bench:|I82574-HARNESS|vm:' || true
-[ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/console.log)"
-python3 -c "import json,sys; v=json.load(open('$OUT/vm.json')); sys.exit(1 if v['problems'] else 0)" ||
-	die "the benchmark VM run failed: $(cat "$OUT/vm.json")"
+[ $core = 0 ] || "$TOP/harness/kbuild.sh" stock
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+t0=$(date +%s)
+log "benchmarks: ${CASES[*]}, $ROUNDS rounds"
+
+# vm_run NAME KERNEL TIMEOUT JOB...: one boot, progress lines shown, fails
+# on anything vm.py calls a problem
+vm_run()
+{
+	local name=$1 kernel=$2 timeout=$3
+
+	shift 3
+	"$TOP/harness/vm.py" --kernel "$kernel" --timeout "$timeout" --results "$OUT/$name" \
+		-- "$@" | grep --line-buffered -E '# bench:|vm:' || true
+	python3 -c "import json,sys; sys.exit(1 if json.load(open(sys.argv[1]))['problems'] else 0)" \
+		"$OUT/$name/vm.json" ||
+		die "benchmark boot $name failed: $(cat "$OUT/$name/vm.json")"
+}
+
+if [ ${#nic_cases[@]} -gt 0 ]; then
+	vm_run nics perf $((600 + ROUNDS * 600)) \
+		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
+fi
+if [ $core = 1 ]; then
+	for r in $(seq 1 "$ROUNDS"); do
+		for k in stock patched; do
+			log "core round $r/$ROUNDS: booting the $k kernel"
+			vm_run "core-$k-$r" "$([ $k = stock ] && echo stock || echo perf)" 300 \
+				env ROUNDS="$ROUNDS" "${knobs[@]}" bench/guest/run.sh core "$k" "$r"
+		done
+	done
+fi
+# the NIC cases first, then the core boots in the order they ran
+cat "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core-*-* 2>/dev/null | sort -t- -k3n -k2r |
+	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
+[ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
+secs=$(($(date +%s) - t0))
+log "measured in $((secs / 60)) min $((secs % 60)) s"
+
 echo
-echo "Benchmarks, $(date -u +%F), perf kernel under QEMU/TCG, medians of $ROUNDS rounds:"
+echo "Benchmarks, $(date -u +%F), perf kernel under QEMU/TCG, medians of $ROUNDS rounds" \
+	"(measured in $((secs / 60)) min $((secs % 60)) s):"
+echo
 "$TOP/bench/report.py" "$OUT/bench.jsonl" "$OUT"

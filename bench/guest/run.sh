@@ -1,67 +1,643 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# In the guest: run benchmark cases A/B interleaved across drivers, one JSON
-# line per measurement to $RESULTS/bench.jsonl.
-# Usage: run.sh ROUNDS "DRIVER..." CASE...
+# In the guest: the benchmark cases, one JSON line per measurement to
+# $RESULTS/bench.jsonl and a "# bench:" progress line for each.
+#
+# Usage: run.sh ROUNDS CASE...    the NIC cases, in one boot
+#        run.sh core LABEL ROUND  the dummy0 + pfifo_fast case on whatever
+#                                  kernel this boot runs, labelled LABEL
+#
+# Every round measures each variant in turn, so every comparison is
+# interleaved A B A B ... in the same boot on the same emulated NICs:
+#   e1000e        the upstream driver (the baseline)
+#   i82574        the new driver, every knob at its default
+#   i82574-dlN    dispatch_limit N on the sending TX queues (qxmit, fwd)
+#   i82574-nobql  BQL limit_min above anything the TX ring can hold (latency)
+# The driver changes by driver_override unbind/bind; a knob variant is
+# measured right after plain i82574 with the same binding.
+#
+# Knobs: BENCH_T (iperf3 seconds, default 3), BENCH_W (pktgen measuring
+# window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100).
+# Process start-up is costly under TCG (hundreds of ms on a busy host), so
+# counters are read with shell builtins and results parsed with one awk.
+
 . "${BUILD:-$(dirname "$(readlink -f "$0")")/../../build}/linux/tools/testing/selftests/drivers/net/i82574/lib.sh"
 RESULTS=${RESULTS:-/run/results}
 OUT=$RESULTS/bench.jsonl
-rounds=$1 drivers=$2
-shift 2
+T=${BENCH_T:-3}
+W=${BENCH_W:-2}
+PINGS=${BENCH_PINGS:-100}
+PG=/proc/net/pktgen
+START=${EPOCHSECONDS:?bash 5 needed}
+HZ_USER=$(getconf CLK_TCK)
+# pktgen frames go to an address on the link nobody owns: the receiver
+# counts them at its NIC and drops them in IP without answering.
+NOBODY=198.18.0.99
+FWD_DST=10.2.0.99
+ALL_CASES="tcp udp64 pktgen qxmit latency fwd"
 
-emit() # case driver round value unit
+progress()
 {
-	printf '{"case":"%s","driver":"%s","round":%d,"value":%s,"unit":"%s"}\n' \
-		"$@" >> "$OUT"
-	echo "# bench: $1 $2 round $3: $4 $5"
+	local s=$((EPOCHSECONDS - START))
+
+	printf '# bench: [%02d:%02d] %s\n' $((s / 60)) $((s % 60)) "$*"
+}
+
+fail()
+{
+	progress "FAILED: $*"
+	exit 1
+}
+
+# emit METRIC UNIT higher|lower VALUE [SAMPLES_JSON]
+emit()
+{
+	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"unit":"%s","better":"%s","value":%s%s}\n' \
+		"$CASE" "$1" "$VARIANT" "$ROUND" "$2" "$3" "$4" "${5:+,\"samples\":$5}" >> "$OUT"
+	progress "$CASE round $ROUND/$ROUNDS $VARIANT: $1 = $4 $2"
+}
+
+# ns_do NS CMD...: CMD in network namespace NS, or here if NS is empty.
+# nsenter, not "ip netns exec", which also remounts /sys and costs seconds
+# under TCG: for CMDs that need no sysfs (netlink, ethtool, /proc/net).
+ns_do()
+{
+	local ns=$1
+
+	shift
+	if [ -n "$ns" ]; then
+		nsenter --net="/run/netns/$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# A process lives in each namespace we make, so that /proc/PID/net shows
+# that namespace's counters without entering it.
+declare -A HOLD
+ns_add()
+{
+	ip netns del "$1" 2>/dev/null
+	ip netns add "$1" || return 1
+	ip -n "$1" link set lo up
+	nsenter --net="/run/netns/$1" sleep 100000 &
+	HOLD[$1]=$!
+}
+
+ns_pid()
+{
+	if [ -n "$1" ]; then
+		echo "${HOLD[$1]}"
+	else
+		echo $$
+	fi
+}
+
+ns_del_all()
+{
+	local ns
+
+	for ns in "${!HOLD[@]}"; do
+		kill "${HOLD[$ns]}" 2>/dev/null
+		wait "${HOLD[$ns]}" 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+		unset "HOLD[$ns]"
+	done
+}
+
+# snap PID IFNAME [PGDEV...]: "usec cpu-busy-ticks rx_packets-of-IFNAME
+# IP-InReceives IP-InAddrErrors pktgen-sofar" in the namespace of process
+# PID, read with builtins only so that the counters are close in time
+snap()
+{
+	local t=${EPOCHREALTIME/[.,]/} u n s irq sirq st name rp a b p=0 r=0 d
+	local -a f h
+
+	read -r _ u n s _ _ irq sirq st _ < /proc/stat
+	while read -r name _ rp _; do
+		[ "$name" = "$2:" ] && { r=$rp; break; }
+	done < "/proc/$1/net/dev"
+	while read -r -a f; do
+		[ "${f[0]}" = Ip: ] || continue
+		[ ${#h[@]} -gt 0 ] && break
+		h=("${f[@]}")
+	done < "/proc/$1/net/snmp"
+	for a in "${!h[@]}"; do
+		case ${h[a]} in
+		InReceives) b=${f[a]} ;;
+		InAddrErrors) d=${f[a]} ;;
+		esac
+	done
+	t="$t $((u + n + s + irq + sirq + st)) $r $b $d"
+	for d in "${@:3}"; do
+		while read -r a b _; do
+			[ "$a" = pkts-sofar: ] && { p=$((p + b)); break; }
+		done < "/proc/$1/net/pktgen/$d"
+	done
+	echo "$t $p"
+}
+
+# window_calc SNAP0 SNAP1: sets SECS, RX_PPS (NIC rx_packets), IN_PPS (IP
+# InReceives), DROP_PPS (IP InAddrErrors: frames for nobody's address),
+# PG_PPS (pktgen), and the guest CPU time (both vCPUs, both ends of the
+# wire) in microseconds per packet: CPU_US per rx_packets, CPU_US_DROP per
+# InAddrErrors (the frames for nobody that the receiver's IP saw)
+window_calc()
+{
+	local t0 c0 r0 i0 e0 p0 t1 c1 r1 i1 e1 p1
+
+	read -r t0 c0 r0 i0 e0 p0 <<< "$1"
+	read -r t1 c1 r1 i1 e1 p1 <<< "$2"
+	# (no process substitution: the guest has no /dev/fd)
+	read -r SECS RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
+		-v dc=$((c1 - c0)) -v dr=$((r1 - r0)) -v di=$((i1 - i0)) -v de=$((e1 - e0)) \
+		-v dp=$((p1 - p0)) -v hz="$HZ_USER" 'BEGIN {
+		s = dt / 1e6
+		c = dc / hz * 1e6
+		printf "%.3f %.0f %.0f %.0f %.0f %.2f %.2f\n", s, dr / s, di / s, de / s, dp / s,
+			dr ? c / dr : 0, de ? c / de : 0 }')"
+}
+
+# pg_setup NS IFNAME THREADS MODE SIZE BURST DST DSTMAC [SRC]: IFNAME@t on
+# kpktgend_t for each thread t, sending until stopped
+pg_setup()
+{
+	local ns=$1 ifn=$2 thr=$3 t c cmds=""
+
+	shift 3
+	for ((t = 0; t < thr; t++)); do
+		cmds+="echo rem_device_all > $PG/kpktgend_$t"$'\n'
+		cmds+="echo add_device $ifn@$t > $PG/kpktgend_$t"$'\n'
+		for c in "count 0" "xmit_mode $1" "pkt_size $2" "burst $3" \
+			 "delay 0" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"}; do
+			cmds+="echo '$c' > $PG/$ifn@$t"$'\n'
+		done
+	done
+	if [ -n "$ns" ]; then
+		ns_do "$ns" bash -e <<< "$cmds"
+	else
+		(set -e; eval "$cmds")
+	fi
+}
+
+pg_clear()
+{
+	ns_do "$1" sh -c "for t in $PG/kpktgend_*; do echo rem_device_all > \$t; done" 2>/dev/null
+	return 0
+}
+
+# pg_idle PID: no pktgen thread of PID's namespace runs a device
+pg_idle()
+{
+	local f l
+
+	for f in /proc/"$1"/net/pktgen/kpktgend_*; do
+		while read -r l; do
+			[[ $l == "Running: "* ]] && return 1
+		done < "$f"
+	done
+	return 0
+}
+
+# pg_window PGNS RXNS RXIF DEV...: run the configured pktgen devices in
+# PGNS, measure W seconds after a warm-up, stop: window_calc's variables
+# (PG_PPS from the first snapshots, the receiver's from the second, taken
+# right after). Writing "start" blocks until a signal: that is how it stops.
+pg_window()
+{
+	local pgns=$1 rxns=$2 rxif=$3 pid s0 s1 r0 r1 pgpid rxpid
+
+	shift 3
+	pgpid=$(ns_pid "$pgns")
+	rxpid=$(ns_pid "$rxns")
+	# a simple command, so that $! is the writer itself
+	if [ -n "$pgns" ]; then
+		nsenter --net="/run/netns/$pgns" sh -c "exec echo start > $PG/pgctrl" &
+	else
+		sh -c "echo start > $PG/pgctrl" &
+	fi
+	pid=$!
+	sleep 0.5
+	s0=$(snap "$pgpid" none "$@")
+	r0=$(snap "$rxpid" "$rxif")
+	sleep "$W"
+	s1=$(snap "$pgpid" none "$@")
+	r1=$(snap "$rxpid" "$rxif")
+	kill -TERM $pid
+	wait $pid 2>/dev/null
+	wait_for 30 pg_idle "$pgpid" || return 1
+	window_calc "$s0" "$s1"
+	local pg=$PG_PPS
+	# the CPU time over the receiver's window
+	window_calc "$r0" "$r1"
+	PG_PPS=$pg
+	[ "$PG_PPS" -gt 0 ]
+}
+
+# set_txq NS IFNAME FILE=VALUE...: write each FILE (relative to
+# queues/tx-N) on every TX queue of IFNAME and read it back
+set_txq()
+{
+	local ns=$1 ifn=$2 fv script=""
+
+	shift 2
+	for fv in "$@"; do
+		script+="for q in /sys/class/net/$ifn/queues/tx-*; do
+			echo ${fv#*=} > \$q/${fv%%=*} &&
+			[ \"\$(cat \$q/${fv%%=*})\" = ${fv#*=} ] || exit 1
+		done"$'\n'
+	done
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" sh -e -c "$script"
+	else
+		(set -e; eval "$script")
+	fi
+}
+
+# knobs NS IFNAME VARIANT: put the sending NIC's TX queues in VARIANT's
+# state, every other knob at its default (nothing to do on e1000e)
+knobs()
+{
+	local ns=$1 ifn=$2 dl=0 minb=0 ring
+
+	case $3 in
+	e1000e) return 0 ;;
+	*-dl*) dl=${3##*-dl} ;;
+	*-nobql)
+		ring=$(ns_do "$ns" ethtool -g "$ifn" |
+		       awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
+		[ -n "$ring" ] || return 1
+		# more bytes than the ring can hold: only a full ring stops it
+		minb=$((ring * 65536))
+		;;
+	esac
+	set_txq "$ns" "$ifn" dispatch_limit=$dl byte_queue_limits/limit_min=$minb
+}
+
+# qdisc_default NS IFNAME: the root qdisc a fresh device gets with the
+# current net.core.default_qdisc (mq over it if multi-queue): deleting a
+# root qdisc makes the kernel attach the default again
+qdisc_default()
+{
+	ns_do "$1" tc qdisc replace dev "$2" root handle 1: pfifo &&
+		ns_do "$1" tc qdisc del dev "$2" root &&
+		ns_do "$1" tc qdisc show dev "$2" | grep -q " $(sysctl -n net.core.default_qdisc) "
+}
+
+# links_up NS IFNAME...: wait until the links are up (operstate)
+links_up()
+{
+	local ns=$1 i n
+
+	shift
+	for ((n = 0; n < 50; n++)); do
+		for i in "$@"; do
+			ip ${ns:+-n "$ns"} -br link show dev "$i" | grep -q ' UP ' || break
+			[ "$i" = "${*: -1}" ] && return 0
+		done
+		sleep 0.2
+	done
+	return 1
+}
+
+# pair_up DRIVER: NIC 0 here ($IF_A), NIC 1 in $PEER_NS ($IF_B), both on
+# DRIVER, addressed and up; an iperf3 server in $PEER_NS
+pair_up()
+{
+	DRIVER=$1
+	nic_bind "$DRIVER" 0 1 || return 1
+	IF_A=$(nic_ifname 0) && IF_B=$(nic_ifname 1) || return 1
+	ns_add "$PEER_NS" || return 1
+	ip link set "$IF_B" netns "$PEER_NS" || return 1
+	ip -b - <<< "addr add $IP4_A/24 dev $IF_A
+link set $IF_A up" || return 1
+	ip -n "$PEER_NS" -b - <<< "addr add $IP4_B/24 dev $IF_B
+link set $IF_B up" || return 1
+	links_up "" "$IF_A" && links_up "$PEER_NS" "$IF_B" || return 1
+	ns_do "$PEER_NS" iperf3 -s -D -B "$IP4_B" --pidfile /tmp/bench-iperf3.pid || return 1
+	qdisc_default "" "$IF_A" || return 1
+	MAC_B=$(ip -n "$PEER_NS" -br link show dev "$IF_B" | awk '{ print $3 }')
+	[ -n "$MAC_B" ]
+}
+
+pair_down()
+{
+	pg_clear ""
+	pkill -x iperf3
+	ns_del_all
+	ip addr flush dev "$IF_A"
+	# deleting the namespace returns the NIC asynchronously
+	wait_for 300 test -e "/sys/class/net/$IF_B"
+}
+
+# iperf_get FILE SECTION: "bits_per_second bytes seconds" of SECTION of
+# the "end" object of iperf3's JSON
+iperf_get()
+{
+	awk -v s="\"$2\":" '
+		$1 == "\"end\":" && $2 == "{" { e = 1 }
+		e && $1 == s { x = 1 }
+		x && $1 ~ /^"(bits_per_second|bytes|seconds)":$/ { sub(/,$/, "", $2); v[$1] = $2 }
+		x && /}/ { print v["\"bits_per_second\":"], v["\"bytes\":"], v["\"seconds\":"]; exit }
+	' "$1"
+}
+
+# iperf_window NAME RXNS RXIF ARGS...: one iperf3 client run to the peer
+# with counters around it; JSON in $RESULTS/NAME.json, window_calc's
+# variables
+iperf_window()
+{
+	local name=$1 rxns=$2 rxif=$3 s0 s1 rxpid try f=$RESULTS/$1.json
+
+	shift 3
+	rxpid=$(ns_pid "$rxns")
+	for try in 1 2 3; do
+		s0=$(snap "$rxpid" "$rxif")
+		iperf3 -c "$IP4_B" -J "$@" > "$f" && ! grep -q '"error"' "$f" && break
+		# the server may still be finishing the previous test
+		grep -q busy "$f" && [ $try -lt 3 ] || return 1
+		sleep 1
+	done
+	s1=$(snap "$rxpid" "$rxif")
+	window_calc "$s0" "$s1"
 }
 
 case_tcp()
 {
-	iperf3_run "bench-tcp-$DRIVER" -t 5 -O 1 || return 1
-	json_get "$RESULTS/bench-tcp-$DRIVER.json" \
-		"round(j['end']['sum_received']['bits_per_second'] / 1e6, 1)"
+	local p dir bps _
+
+	for dir in tx rx; do
+		for p in 1 2; do
+			if [ $dir = tx ]; then
+				iperf_window "tcp-$VARIANT" "$PEER_NS" "$IF_B" -t "$T" -P $p || return 1
+			else
+				iperf_window "tcp-$VARIANT" "" "$IF_A" -t "$T" -P $p -R || return 1
+			fi
+			read -r bps _ <<< "$(iperf_get "$RESULTS/tcp-$VARIANT.json" sum_received)"
+			[ -n "$bps" ] || return 1
+			emit "tcp-$p-$dir" Mbit/s higher "$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }')"
+			emit "cpu:tcp-$p-$dir" us/pkt lower "$CPU_US"
+		done
+	done
 }
 
-# iperf3 UDP, 18-byte payload = 64-byte frames on the wire (with FCS),
-# unlimited rate; the value is what the peer received per second.
+# iperf3 UDP, 18-byte payload = 64-byte frames on the wire with the FCS,
+# unlimited rate: datagrams/s iperf3 sent, and the peer's iperf3 received
 case_udp64()
 {
-	iperf3_run "bench-udp64-$DRIVER" -u -b 0 -l 18 -t 5 || return 1
-	json_get "$RESULTS/bench-udp64-$DRIVER.json" \
-		"round((j['end']['sum']['packets'] - j['end']['sum']['lost_packets']) / j['end']['sum']['seconds'])"
-}
+	local p f sent rcvd
 
-# pktgen start_xmit, 60-byte frames to the peer, burst $1
-pktgen_run()
-{
-	local burst=$1 count=${PKTGEN_COUNT:-100000} pg=/proc/net/pktgen
-	local mac
-
-	mac=$(ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/address")
-	echo rem_device_all > $pg/kpktgend_0
-	echo "add_device $IF_A" > $pg/kpktgend_0
-	for c in "count $count" "pkt_size 60" "delay 0" "burst $burst" \
-		 "dst $IP4_B" "dst_mac $mac" "xmit_mode start_xmit"; do
-		echo "$c" > "$pg/$IF_A"
+	for p in 1 2; do
+		iperf_window "udp64-$VARIANT" "$PEER_NS" "$IF_B" -u -b 0 -l 18 -t "$T" -P $p ||
+			return 1
+		f=$RESULTS/udp64-$VARIANT.json
+		read -r sent rcvd <<< "$(awk -v a="$(iperf_get "$f" sum_sent)" \
+			-v b="$(iperf_get "$f" sum_received)" 'BEGIN {
+			split(a, x, " "); split(b, y, " ")
+			if (x[3] > 0 && y[3] > 0) printf "%.0f %.0f", x[2] / 18 / x[3], y[2] / 18 / y[3] }')"
+		[ -n "$rcvd" ] || return 1
+		emit "udp64-$p-sent" pps higher "$sent"
+		emit "udp64-$p-rcvd" pps higher "$rcvd"
+		emit "cpu:udp64-$p" us/pkt lower "$CPU_US"
 	done
-	echo start > $pg/pgctrl
-	grep -o '[0-9]*pps' "$pg/$IF_A" | tr -d 'ps'
-	echo rem_device_all > $pg/kpktgend_0
 }
-case_pktgen_b1() { pktgen_run 1; }
-case_pktgen_b16() { pktgen_run 16; }
 
-[ -e /proc/net/pktgen/pgctrl ] || { echo "no pktgen"; exit 1; }
-for r in $(seq 1 "$rounds"); do
-	for DRIVER in $drivers; do
-		[ -d "/sys/bus/pci/drivers/$DRIVER" ] || continue
-		wire_setup 0 1 || { echo "wire setup failed for $DRIVER"; exit 1; }
-		for c in "$@"; do
-			v=$("case_${c//-/_}") && [ -n "$v" ] ||
-				{ echo "case $c failed on $DRIVER"; exit 1; }
-			emit "$c" "$DRIVER" "$r" "$v" "$(case $c in tcp) echo Mbit/s ;; *) echo pps ;; esac)"
-		done
-		wire_cleanup
+# pktgen start_xmit, 60-byte frames (64 with the FCS), burst 1 and 16:
+# packets/s pktgen got out, and the peer's NIC received
+case_pktgen()
+{
+	local b
+
+	for b in 1 16; do
+		pg_setup "" "$IF_A" 1 start_xmit 60 $b "$NOBODY" "$MAC_B" || return 1
+		pg_window "" "$PEER_NS" "$IF_B" "$IF_A@0" || return 1
+		pg_clear ""
+		emit "pktgen-b$b-sent" pps higher "$PG_PPS"
+		progress "(peer NIC rx_packets $RX_PPS/s, IP InAddrErrors $DROP_PPS/s)"
+		emit "pktgen-b$b-rcvd" pps higher "$DROP_PPS"
+		emit "cpu:pktgen-b$b" us/pkt lower "$CPU_US_DROP"
+	done
+}
+
+# pktgen queue_xmit (through the qdisc), 60-byte frames, 1 and 2 threads
+case_qxmit()
+{
+	local t devs
+
+	for t in 1 2; do
+		pg_setup "" "$IF_A" $t queue_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
+		devs=("$IF_A@0")
+		[ $t = 2 ] && devs+=("$IF_A@1")
+		pg_window "" "$PEER_NS" "$IF_B" "${devs[@]}" || return 1
+		pg_clear ""
+		emit "qxmit-t$t-sent" pps higher "$PG_PPS"
+		progress "(peer NIC rx_packets $RX_PPS/s, IP InAddrErrors $DROP_PPS/s)"
+		emit "qxmit-t$t-rcvd" pps higher "$DROP_PPS"
+		emit "cpu:qxmit-t$t" us/pkt lower "$CPU_US_DROP"
+	done
+}
+
+# ping_rtts NAME: $PINGS pings to the peer 20 ms apart; emits NAME-p50 and
+# NAME-p99 in ms, the first with every sample
+ping_rtts()
+{
+	local p50 p99 s
+
+	read -r p50 p99 s <<< "$(ping -n -c "$PINGS" -i 0.02 -W 1 "$IP4_B" |
+		sed -n 's/.* time=\([0-9.]*\) ms/\1/p' | sort -n | awk '
+		{ v[++n] = $1 }
+		END {
+			if (!n) exit
+			i50 = int(0.50 * n + 0.999); i99 = int(0.99 * n + 0.999)
+			s = v[1]; for (i = 2; i <= n; i++) s = s "," v[i]
+			print v[i50], v[i99], "[" s "]" }')"
+	[ -n "$s" ] || return 1
+	emit "$1-p50" ms lower "$p50" "$s"
+	emit "$1-p99" ms lower "$p99"
+}
+
+# Latency: ping RTT idle, then under one saturating TCP flow the same way.
+# The sender gets fq_codel (under mq if multi-queue), so the ping is not
+# stuck behind the TCP flow in the qdisc: what is left is the queue below
+# it, the ring, which BQL bounds.
+case_latency()
+{
+	local rc=0
+
+	sysctl -qw net.core.default_qdisc=fq_codel &&
+		qdisc_default "" "$IF_A" &&
+		latency_run || rc=1
+	sysctl -qw net.core.default_qdisc="$OLD_QDISC"
+	qdisc_default "" "$IF_A" || rc=1
+	return $rc
+}
+
+latency_run()
+{
+	local pid bps _ f=$RESULTS/lat-$VARIANT.json
+
+	ping_rtts rtt-idle || return 1
+	iperf3 -c "$IP4_B" -J -t $((PINGS / 40 + 3)) > "$f" &
+	pid=$!
+	sleep 1.5
+	ping_rtts rtt-load || { wait $pid; return 1; }
+	wait $pid || return 1
+	read -r bps _ <<< "$(iperf_get "$f" sum_received)"
+	[ -n "$bps" ] || return 1
+	emit rtt-load-tcp Mbit/s higher "$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }')"
+}
+
+# Forwarding: pktgen in fwd-src (NIC 0) -> NIC 1 in fwd-rtr, ip_forward ->
+# NIC 2 in fwd-rtr -> NIC 3 in fwd-sink, which counts what arrives. The
+# knob variants set the router's egress (NIC 2).
+declare -a FIF
+fwd_up()
+{
+	local i
+
+	DRIVER=$1
+	nic_bind "$DRIVER" 0 1 2 3 || return 1
+	for i in 0 1 2 3; do
+		FIF[$i]=$(nic_ifname $i) || return 1
+	done
+	ns_add fwd-src && ns_add fwd-rtr && ns_add fwd-sink || return 1
+	ip link set "${FIF[0]}" netns fwd-src &&
+	ip link set "${FIF[1]}" netns fwd-rtr &&
+	ip link set "${FIF[2]}" netns fwd-rtr &&
+	ip link set "${FIF[3]}" netns fwd-sink || return 1
+	ip -n fwd-src link set "${FIF[0]}" up || return 1
+	ip -n fwd-rtr -b - <<< "addr add 10.1.0.2/24 dev ${FIF[1]}
+addr add 10.2.0.2/24 dev ${FIF[2]}
+link set ${FIF[1]} up
+link set ${FIF[2]} up" || return 1
+	ip -n fwd-sink -b - <<< "addr add 10.2.0.1/24 dev ${FIF[3]}
+link set ${FIF[3]} up" || return 1
+	# nobody owns FWD_DST: the sink's NIC counts it, its IP drops it
+	ns_do fwd-rtr sysctl -qw net.ipv4.ip_forward=1 &&
+	ip -n fwd-rtr neigh replace "$FWD_DST" dev "${FIF[2]}" nud permanent lladdr \
+		"$(ip -n fwd-sink -br link show dev "${FIF[3]}" | awk '{ print $3 }')" || return 1
+	links_up fwd-src "${FIF[0]}" && links_up fwd-rtr "${FIF[1]}" "${FIF[2]}" &&
+		links_up fwd-sink "${FIF[3]}" || return 1
+	FWD_MAC=$(ip -n fwd-rtr -br link show dev "${FIF[1]}" | awk '{ print $3 }')
+	[ -n "$FWD_MAC" ]
+}
+
+fwd_down()
+{
+	local i
+
+	[ -n "${HOLD[fwd-src]:-}" ] && pg_clear fwd-src
+	ns_del_all
+	for i in 0 1 2 3; do
+		[ -n "${FIF[$i]:-}" ] && wait_for 300 test -e "/sys/class/net/${FIF[$i]}"
+	done
+	FIF=()
+	return 0
+}
+
+case_fwd()
+{
+	pg_setup fwd-src "${FIF[0]}" 1 start_xmit 60 1 "$FWD_DST" "$FWD_MAC" 10.1.0.1 || return 1
+	pg_window fwd-src fwd-sink "${FIF[3]}" "${FIF[0]}@0" || return 1
+	emit fwd-sent pps higher "$PG_PPS"
+	progress "(sink NIC rx_packets $RX_PPS/s, IP InAddrErrors $DROP_PPS/s)"
+	emit fwd-rcvd pps higher "$DROP_PPS"
+	emit cpu:fwd us/pkt lower "$CPU_US_DROP"
+}
+
+# The 2021 lockless-qdisc setup: dummy0 with pfifo_fast, pktgen queue_xmit
+# 64 B, 1 and 2 threads; run on the stock and on the patched kernel.
+case_core()
+{
+	local t devs
+
+	ip link add dummy0 type dummy 2>/dev/null
+	ip link set dummy0 up || return 1
+	tc qdisc replace dev dummy0 root pfifo_fast || return 1
+	for t in 1 2; do
+		pg_setup "" dummy0 $t queue_xmit 64 1 198.18.1.1 02:00:00:00:00:01 || return 1
+		devs=(dummy0@0)
+		[ $t = 2 ] && devs+=(dummy0@1)
+		pg_window "" "" none "${devs[@]}" || return 1
+		pg_clear ""
+		emit "core-t$t" pps higher "$PG_PPS"
+	done
+}
+
+# variants CASE DRIVER: what to measure on DRIVER's binding
+variants()
+{
+	if [ "$2" = e1000e ]; then
+		echo e1000e
+		return
+	fi
+	case $1 in
+	qxmit) echo i82574 i82574-dl64 ;;
+	fwd) echo i82574 i82574-dl8 i82574-dl64 ;;
+	latency) echo i82574 i82574-nobql ;;
+	*) echo i82574 ;;
+	esac
+}
+
+cleanup()
+{
+	pg_clear ""
+	pkill -x iperf3
+	ns_del_all
+	[ -n "${OLD_QDISC:-}" ] && sysctl -qw net.core.default_qdisc="$OLD_QDISC"
+}
+
+[ -e $PG/pgctrl ] || fail "no pktgen in this kernel"
+trap cleanup EXIT
+
+if [ "$1" = core ]; then
+	CASE=core VARIANT=$2 ROUND=$3 ROUNDS=${ROUNDS:-$3}
+	progress "core round $ROUND/$ROUNDS on the $VARIANT kernel ($(uname -r))"
+	case_core || fail "core on $VARIANT"
+	exit 0
+fi
+
+ROUNDS=$1
+shift
+for CASE in "$@"; do
+	case " $ALL_CASES " in
+	*" $CASE "*) ;;
+	*) fail "unknown case $CASE (NIC cases: $ALL_CASES)" ;;
+	esac
+done
+for d in e1000e i82574; do
+	[ -d "/sys/bus/pci/drivers/$d" ] || fail "driver $d is not in this kernel"
+done
+OLD_QDISC=$(sysctl -n net.core.default_qdisc)
+pair_cases=() fwd=0
+for CASE in "$@"; do
+	if [ "$CASE" = fwd ]; then fwd=1; else pair_cases+=("$CASE"); fi
+done
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+	for drv in e1000e i82574; do
+		if [ ${#pair_cases[@]} -gt 0 ]; then
+			progress "round $ROUND/$ROUNDS: $drv on NICs 0+1"
+			pair_up $drv || fail "wire setup on $drv"
+			for CASE in "${pair_cases[@]}"; do
+				for VARIANT in $(variants "$CASE" $drv); do
+					knobs "" "$IF_A" $VARIANT || fail "knobs of $VARIANT"
+					"case_$CASE" || fail "$CASE on $VARIANT"
+				done
+				knobs "" "$IF_A" $drv || fail "knobs of $drv"
+			done
+			pair_down
+		fi
+		if [ $fwd = 1 ]; then
+			CASE=fwd
+			progress "round $ROUND/$ROUNDS: $drv on NICs 0-3, forwarding"
+			fwd_up $drv || fail "forwarding setup on $drv"
+			for VARIANT in $(variants fwd $drv); do
+				knobs fwd-rtr "${FIF[2]}" $VARIANT || fail "knobs of $VARIANT"
+				case_fwd || fail "fwd on $VARIANT"
+			done
+			pg_clear fwd-src
+			fwd_down
+		fi
 	done
 done
+progress "done"
