@@ -15,20 +15,20 @@ SEL=tools/testing/selftests/drivers/net/i82574
 # kselftests: [VAR=value,...:]path. The perf kernel runs all of them; the
 # debug kernel (KASAN, lockdep, kmemleak, DMA-API debug: 4-5x slower under
 # TCG) runs the ones that fit CI's 90 minutes, plus KUnit at boot.
-# robustness.sh runs in parts so each fits the directory's timeout.
+# robustness.sh runs in parts so each fits the directory's timeout; the
+# debug kernel gets fewer rounds and limits, the same cases.
 BOTH_TESTS=(
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/dispatch_limit_abi.sh"
-	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
-	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"
-	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 )
-# the dispatch_limit traffic tests with smaller counts on the debug kernel
 DEBUG_TESTS=(
 	"${BOTH_TESTS[@]}"
-	"PKTGEN_COUNT=500,AFP_COUNT=300,IPERF_TIME=1,PING_COUNT=20:$SEL/dispatch_limit_traffic.sh"
-	"FWD_COUNT=2000:$SEL/dispatch_limit_forward.sh"
+	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2:$SEL/robustness.sh"
+	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50:$SEL/robustness.sh"
+	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10:$SEL/robustness.sh"
+	"LIMITS=0+64,PKTGEN_COUNT=500,AFP_COUNT=300,IPERF_TIME=1,PING_COUNT=20:$SEL/dispatch_limit_traffic.sh"
+	"LIMITS=0+64,FWD_COUNT=2000:$SEL/dispatch_limit_forward.sh"
 )
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
@@ -38,6 +38,9 @@ PERF_NOMSI_TESTS=(
 PERF_TESTS=(
 	"DRIVER=e1000e:$SEL/wire.sh"
 	"${BOTH_TESTS[@]}"
+	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
+	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"
+	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 	"$SEL/dispatch_limit_traffic.sh"
 	"$SEL/dispatch_limit_forward.sh"
 	"$SEL/i82574_basic.sh"
@@ -97,7 +100,7 @@ vm_tests() {
 	out=$RES/vm-$k
 	local -n tests=${list//-/_}_TESTS
 	log "== vm-$k: booting the $kernel kernel $* for ${#tests[@]} kselftest programs"
-	"$TOP/harness/vm.py" --kernel "$kernel" "$@" --quiet --timeout 2400 --results "$out" \
+	"$TOP/harness/vm.py" --kernel "$kernel" "$@" --quiet --timeout 3600 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" > "$RES/vm-$k.log" 2>&1
 	rc=$?
 	"$TOP/harness/ktap.py" --console "$out/dmesg.txt" "$out" > "$out/cases.txt"

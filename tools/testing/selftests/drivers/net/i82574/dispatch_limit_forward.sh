@@ -18,7 +18,8 @@
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-LIMITS=(0 1 8 64)
+# LIMITS=0+1+8+64 (the default) picks the limits to test
+IFS=+ read -r -a LIMITS <<< "${LIMITS:-0+1+8+64}"
 FWD_COUNT=${FWD_COUNT:-10000}
 RTR_NS=dl-fwd-rtr
 SINK_NS=dl-fwd-sink

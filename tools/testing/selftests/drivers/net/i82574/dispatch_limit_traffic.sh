@@ -20,7 +20,8 @@
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-LIMITS=(0 1 8 64)
+# LIMITS=0+1+8+64 (the default) picks the limits to test
+IFS=+ read -r -a LIMITS <<< "${LIMITS:-0+1+8+64}"
 PKTGEN_COUNT=${PKTGEN_COUNT:-2000}
 AFP_COUNT=${AFP_COUNT:-1000}
 IPERF_TIME=${IPERF_TIME:-3}
