@@ -8,7 +8,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all check bench deps tree kernels perf debug patches vm splat-test clean help
+.PHONY: all check bench soak deps tree kernels perf debug patches vm splat-test clean help
 
 all: help
 
@@ -19,6 +19,7 @@ help:
 	@echo "make tree      unpack + patch the 6.12 tree in $(BUILD)/linux"
 	@echo "make perf|debug  build one test kernel"
 	@echo "make vm [KERNEL=perf] [JOB='cmd']  boot a kernel and run one command"
+	@echo "make soak [KERNEL=perf] [SOAK_SECS=600]  the long robustness soak"
 
 deps:
 	@harness/deps.sh
@@ -36,6 +37,15 @@ patches: tree
 
 vm:
 	harness/vm.py --kernel $(or $(KERNEL),perf) -- $(or $(JOB),uname -a)
+
+# the robustness soak (pktgen + iperf3 both ways, dispatch_limit changing
+# every second, exact pktgen accounting); make check runs a 20 s one
+soak: tree
+	@harness/kbuild.sh $(or $(KERNEL),perf)
+	harness/vm.py --kernel $(or $(KERNEL),perf) --timeout $$(($(or $(SOAK_SECS),600) * 3 + 600)) \
+		--results results/soak -- TEST_TIMEOUT=$$(($(or $(SOAK_SECS),600) * 2 + 300)) \
+		harness/guest/run-tests.sh \
+		CASES=soak,SOAK_SECS=$(or $(SOAK_SECS),600):tools/testing/selftests/drivers/net/i82574/robustness.sh
 
 check:
 	@harness/check.sh $(TESTS)
