@@ -470,11 +470,16 @@ refused()
 	KNOB_ERR+="$(tail -n 1 "$TMPD/out" | sed 's/.*: //')"$'\n'
 }
 
-# a rejected sysfs write must say EINVAL
+# a rejected sysfs write must say EINVAL (dispatch_limit's ABI), or for
+# BQL's files EINVAL or ERANGE (their kstrto*() overflow)
 sysfs_write()
 {
+	local want='Invalid argument'
+
+	[ "$(basename "$1")" = dispatch_limit ] ||
+		want='Invalid argument|Numerical result out of range'
 	printf '%s' "$2" 2> "$TMPD/err" > "$1" && return 0
-	grep -q 'Invalid argument' "$TMPD/err" ||
+	grep -Eq "$want" "$TMPD/err" ||
 		{ msg "$(basename "$1")='$2': $(cat "$TMPD/err") (want EINVAL)"
 		  WRONG_ERRNO=$((WRONG_ERRNO + 1)); }
 	cat "$TMPD/err" >&2
