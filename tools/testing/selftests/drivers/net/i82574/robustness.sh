@@ -585,7 +585,8 @@ case_soak()
 	got=$(($(peer_ip_err) - base))
 	msg "$SOAK_SECS s: $chunks pktgen runs, sent $sent, peer got $got;" \
 	    "$(($(rx_total) - p0)) packets received in all"
-	[ "$got" -eq "$sent" ] && healthy
+	# nothing sent proves nothing (a stale interface name, say)
+	[ "$sent" -gt 0 ] && [ "$got" -eq "$sent" ] && healthy
 }
 
 # --- main ---------------------------------------------------------------------
