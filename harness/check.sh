@@ -31,9 +31,10 @@ DEBUG_TESTS=(
 	# TX DMA mappings still live at release (DMA-API debug, count=7), an
 	# open bug (issue 5); the perf kernel still runs it
 	"CASES=reconfig+soak,RECONFIG_ROUNDS=1,SOAK_SECS=10:$SEL/robustness.sh"
-	"LIMITS=0+64,PKTGEN_COUNT=500,AFP_COUNT=300,IPERF_TIME=1,PING_COUNT=20:$SEL/dispatch_limit_traffic.sh"
-	"LIMITS=0+64,FWD_COUNT=2000:$SEL/dispatch_limit_forward.sh"
 )
+# Not here yet: dispatch_limit_traffic.sh (even at limits 0 and 64 with small
+# counts it needs ~25 min on this kernel, over the directory's 600 s) and
+# dispatch_limit_forward.sh; the perf kernel runs both in full.
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
 	"$TOP/harness/guest/nomsi-test.sh"
