@@ -293,9 +293,13 @@ void i82574_down(struct i82574_dev *priv)
 	struct net_device *netdev = priv->netdev;
 	unsigned int v;
 
-	netif_tx_disable(netdev);
+	/* NAPI first: a completion polled after netif_tx_disable() would wake
+	 * the queue again, and the stack would post into rings about to be
+	 * cleaned or freed (their mappings and skbs then leak)
+	 */
 	for (v = 0; v < priv->cfg.num_qp; v++)
 		napi_disable(&priv->nv[v]->napi);
+	netif_tx_disable(netdev);
 
 	netif_addr_lock_bh(netdev);
 	priv->up = false;
@@ -389,22 +393,24 @@ int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg)
 				   cfg->rx_size);
 	if (err)
 		return err;
+
+	/* the queue count changes only while no queue can transmit: a packet
+	 * steered to a queue whose ring is not there yet would find no ring
+	 */
+	i82574_down(priv);
 	err = netif_set_real_num_queues(priv->netdev, cfg->num_qp,
 					cfg->num_qp);
-	if (err)
-		goto free_new;
-
-	i82574_down(priv);
+	if (err) {
+		i82574_up(priv);
+		i82574_free_vectors(nv, cfg->num_qp);
+		return err;
+	}
 	i82574_swap_vectors(priv, nv);
 	priv->cfg = *cfg;
 	i82574_default_reta(priv);
 	i82574_up(priv);
 	i82574_free_vectors(nv, old.num_qp);
 	return 0;
-
-free_new:
-	i82574_free_vectors(nv, cfg->num_qp);
-	return err;
 }
 
 #define I82574_STAT(reg, field) \
