@@ -27,14 +27,13 @@ DEBUG_TESTS=(
 	"${BOTH_TESTS[@]}"
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2:$SEL/robustness.sh"
 	"CASES=txhang+badframes,BAD_ROUNDS=50:$SEL/robustness.sh"
-	# teardown is left out here: on this kernel unbind under iperf3 finds
-	# TX DMA mappings still live at release (DMA-API debug, count=7), an
-	# open bug (issue 5); the perf kernel still runs it
-	"CASES=reconfig+soak,RECONFIG_ROUNDS=1,SOAK_SECS=10:$SEL/robustness.sh"
+	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10:$SEL/robustness.sh"
+	"$SEL/i82574_basic.sh"
+	"PROGS=ping.py+stats.py+queues.py:$SEL/upstream_py.sh"
+	# one limit and small counts: every path once, within the 600 s
+	"LIMITS=64,PKTGEN_COUNT=300,AFP_COUNT=200,IPERF_TIME=1,PING_COUNT=10:$SEL/dispatch_limit_traffic.sh"
+	"LIMITS=0+64,FWD_COUNT=1000:$SEL/dispatch_limit_forward.sh"
 )
-# Not here yet: dispatch_limit_traffic.sh (even at limits 0 and 64 with small
-# counts it needs ~25 min on this kernel, over the directory's 600 s) and
-# dispatch_limit_forward.sh; the perf kernel runs both in full.
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
 	"$TOP/harness/guest/nomsi-test.sh"

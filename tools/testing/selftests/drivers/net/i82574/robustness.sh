@@ -357,7 +357,21 @@ case_reconfig()
 	bg_stop
 	msg "$RECONFIG_ROUNDS rounds, $n changes ($bad failed)," \
 	    "$(($(rx_total) - p0)) packets received"
-	[ $bad -eq 0 ] && healthy
+	[ $bad -eq 0 ] && no_maps_when_down && healthy
+}
+
+# With DMA-API debug, a closed device must hold no TX mapping: one left
+# means a ring was cleaned or freed while the stack could still post to it.
+no_maps_when_down()
+{
+	local dump=/sys/kernel/debug/dma-api/dump n
+
+	[ -r $dump ] || return 0
+	ip link set "$IF_A" down
+	n=$(grep " $(nic_bdf $NIC_A) " $dump | grep -c DMA_TO_DEVICE)
+	ip link set "$IF_A" up
+	msg "$n TX DMA mappings live on $IF_A while it was down"
+	[ "$n" -eq 0 ]
 }
 
 # --- teardown under load ------------------------------------------------------
