@@ -231,22 +231,16 @@ no_stall()
 # while the router forwards
 change_while_forwarding()
 {
-	local before pid n=0 rc=0 l
+	local before pid rc=0
 
 	set_limit 0 || return 1
 	before=$(counters)
 	pktgen_start $((FWD_COUNT * 2)) &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		for l in 64 0 8 1 0; do
-			set_limit $l || rc=1
-			n=$((n + 1))
-			sleep 0.05
-		done
-	done
+	cycle_limits $pid || rc=1
 	wait $pid || rc=1
 	set_limit 0 || rc=1
-	ktap_print_msg "$n limit changes while forwarding"
+	ktap_print_msg "$CYCLES limit changes while forwarding"
 	[ $rc -eq 0 ] && fwd_check "changing" "$before"
 }
 

@@ -392,7 +392,7 @@ change_under_load()
 # every frame still arrives
 change_under_pktgen()
 {
-	local base base_err sent pid n=0 rc=0 threads=1 l
+	local base base_err sent pid rc=0 threads=1
 
 	[ -e "$PG/kpktgend_1" ] && threads=2
 	set_limit 0 && use_qdisc pfifo_fast || return 1
@@ -401,18 +401,12 @@ change_under_pktgen()
 	base_err=$(peer_addr_err)
 	echo start > $PG/pgctrl &
 	pid=$!
-	while kill -0 $pid 2>/dev/null; do
-		for l in 64 0 8 1 0; do
-			set_limit $l || rc=1
-			n=$((n + 1))
-			sleep 0.05
-		done
-	done
+	cycle_limits $pid || rc=1
 	wait $pid
 	sent=$(pktgen_field pkts-sofar)
 	pktgen_reset
 	set_limit 0 || rc=1
-	ktap_print_msg "pktgen queue_xmit, $threads thread(s): $n limit changes during the run"
+	ktap_print_msg "pktgen queue_xmit, $threads thread(s): $CYCLES limit changes during the run"
 	[ $rc -eq 0 ] && [ "$sent" -ge $((PKTGEN_COUNT * 4 * threads)) ] &&
 		peer_got "limit changing under pktgen" "$sent" "$base" "$base_err"
 }

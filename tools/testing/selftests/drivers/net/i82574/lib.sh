@@ -124,3 +124,20 @@ json_get()
 {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
+
+# cycle_limits PID: while PID runs, set_limit (the caller's) to 64, 0, 8,
+# 1, 0, over and over; CYCLES counts the changes. Fails if one failed.
+cycle_limits()
+{
+	local l rc=0
+
+	CYCLES=0
+	while kill -0 "$1" 2>/dev/null; do
+		for l in 64 0 8 1 0; do
+			set_limit $l || rc=1
+			CYCLES=$((CYCLES + 1))
+			sleep 0.05
+		done
+	done
+	return $rc
+}
