@@ -220,6 +220,12 @@ case_ppfail()
 
 # --- TX DMA mapping failure ---------------------------------------------------
 
+pg_idle() { grep -q '^Running: *$' $PG/kpktgend_0; }
+
+# pktgen_run MAC COUNT BURST: prints how many frames pktgen sent. A signal
+# interrupts the write to pgctrl and stops pktgen early, and this shell
+# gets SIGCHLD whenever an iperf3 of bg_start ends: so the start comes from
+# a child without children, and the count is read once the thread is idle.
 pktgen_run()
 {
 	local mac=$1 count=$2 burst=$3 c
@@ -230,7 +236,8 @@ pktgen_run()
 		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit"; do
 		echo "$c" > "$PG/$IF_A" || return 1
 	done
-	echo start > $PG/pgctrl
+	sh -c "echo start > $PG/pgctrl"
+	wait_for 100 pg_idle || return 1
 	sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A"
 	echo rem_device_all > $PG/kpktgend_0
 }
