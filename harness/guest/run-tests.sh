@@ -17,7 +17,7 @@ for spec in "$@"; do
 		IFS=, read -r -a vars <<< "${spec%%:*}"
 		path=${spec#*:}
 	fi
-	name=$(basename "$path")${vars[*]:+[${vars[*]}]}; name=${name// /,}
+	name=$(basename "$path")${vars[*]:+[${vars[*]}]}; name=${name// /,}; name=${name//\//_}
 	case $path in
 	/*) dir=$(dirname "$path") ;;
 	*) dir=$TREE/$(dirname "$path") ;;
