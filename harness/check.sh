@@ -29,14 +29,13 @@ DEBUG_TESTS=(
 	"CASES=txhang+badframes,BAD_ROUNDS=50:$SEL/robustness.sh"
 	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10:$SEL/robustness.sh"
 	"$SEL/i82574_basic.sh"
-	"PROGS=ping.py+stats.py+queues.py:$SEL/upstream_py.sh"
+	"$SEL/upstream_py.sh"
 )
 # Not here: dispatch_limit_traffic.sh, even at one limit with small counts,
 # overran its 600 s on this kernel (and the receiving guest dropped 77 of
 # 564 iperf3 UDP datagrams at 20 Mbit/s, which its UDP-level accounting
-# cannot tell from a stranded packet); dispatch_limit_forward.sh, knob
-# fuzzing (400 s here) and upstream pp_alloc_fail.py (it wants 15,000
-# received packets a second) run on the perf kernel.
+# cannot tell from a stranded packet); dispatch_limit_forward.sh and the
+# knob fuzzing (400 s here) run on the perf kernel.
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
 	"$TOP/harness/guest/nomsi-test.sh"
