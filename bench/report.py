@@ -36,8 +36,10 @@ GOALS = [
      [("fwd-rcvd", "i82574-dl8", None), ("fwd-rcvd", "i82574-dl64", None)], ">=", 2.0, "any"),
     ("RTT under load <= 1/3 of e1000e's",
      [("rtt-load-p50", "i82574", None), ("rtt-load-p99", "i82574", None)], "<=", 1 / 3, "all"),
-    ("core patches, limits at 0, >= 0.99x stock",
-     [("core-t1", "patched", None), ("core-t2", "patched", None)], ">=", 0.99, "all"),
+    # judged on the instruction-counted boots: the wall-clock core-t* rows
+    # move +-30% between windows, far more than the 1% this asks about
+    ("core patches, limits at 0, >= 0.99x stock (instruction-counted)",
+     [("core-ic-t1", "patched", None), ("core-ic-t2", "patched", None)], ">=", 0.99, "all"),
 ]
 
 
@@ -49,6 +51,11 @@ def fmt(v):
     if abs(v) >= 10:
         return "%.1f" % v
     return "%.2f" % v
+
+
+def fmt_ratio(r):
+    """Two decimals, three near 1 where goals sit at 0.99"""
+    return ("%.3fx" if 0.9 <= r <= 1.1 else "%.2fx") % r
 
 
 def load(path):
@@ -101,8 +108,8 @@ def table(metrics):
                 m["case"], name, unit, base or "-",
                 "%s (%s-%s)" % (fmt(bv["median"]), fmt(bv["min"]), fmt(bv["max"])) if bv else "-",
                 var, "%s (%s-%s)" % (fmt(v["median"]), fmt(v["min"]), fmt(v["max"])),
-                "%.2fx" % r if r is not None else "-",
-                "%.2fx" % ri if ri is not None else "", n))
+                fmt_ratio(r) if r is not None else "-",
+                fmt_ratio(ri) if ri is not None else "", n))
             rows.append({"case": m["case"], "metric": name, "unit": m["unit"],
                          "better": m["better"], "baseline": base, "variant": var,
                          "ratio": r, "ratio_vs_i82574": ri})
@@ -131,9 +138,10 @@ def goals(metrics):
 def goals_md(gl):
     lines = ["| goal | status | ratios |", "|---|---|---|"]
     for g in gl:
-        rs = ", ".join("%s %s%s %.2fx" % (r["metric"], r["variant"],
+        rs = ", ".join("%s %s%s %s" % (r["metric"], r["variant"],
                                           "/" + r["reference"] if r["reference"] != "baseline"
-                                          else "", r["ratio"]) for r in g["ratios"])
+                                          else "", fmt_ratio(r["ratio"]))
+                       for r in g["ratios"])
         lines.append("| %s | %s | %s |" % (g["goal"], "met" if g["met"] else "**missed**", rs))
     return "\n".join(lines)
 

@@ -112,7 +112,11 @@ def qemu_args(a, kernel, res, sockdir):
     # identify_cpu() has boot_cpu_data's feature words cleared makes KASAN
     # take a direct-map address for a wild one (seen at 0.003 s on the
     # debug kernel). Four levels are all a 2 GiB guest needs.
-    args = ["qemu-system-x86_64", "-M", "q35", "-accel", "tcg,thread=multi",
+    # --icount: guest time counts guest instructions (1 ns each), so rates
+    # measured inside the guest are path lengths, immune to host noise.
+    accel = ["-accel", "tcg,thread=single", "-icount", "shift=0,sleep=on"] \
+        if a.icount else ["-accel", "tcg,thread=multi"]
+    args = ["qemu-system-x86_64", "-M", "q35"] + accel + [
             "-cpu", "max,la57=off", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", kernel, "-append", cmdline,
@@ -178,6 +182,8 @@ def main():
     ap.add_argument("--results", default=os.path.join(TOP, "results", "vm"))
     ap.add_argument("--append", default="", help="extra kernel command line")
     ap.add_argument("--quiet", action="store_true", help="do not echo the console")
+    ap.add_argument("--icount", action="store_true",
+                    help="deterministic instruction-counted guest time (single-threaded TCG)")
     ap.add_argument("job", nargs=argparse.REMAINDER,
                     help="command run in the guest (default: a shell-less smoke job)")
     a = ap.parse_args()
