@@ -3,7 +3,8 @@
 # In the guest: run kselftest programs, each as [VAR=value,...:]path, path
 # relative to the applied kernel tree (or absolute) ($BUILD/linux, so the tests run with
 # the kselftest helpers they were built against), under its directory's
-# settings timeout (TEST_TIMEOUT=seconds overrides it).
+# settings timeout (TEST_TIMEOUT=seconds, in the environment or among a
+# spec's VARs, overrides it).
 # KTAP output goes to the console and to /run/results/ktap/<name>.tap, the
 # exit code to /run/results/ktap/<name>.rc.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +24,9 @@ for spec in "$@"; do
 	*) dir=$TREE/$(dirname "$path") ;;
 	esac
 	limit=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)}
+	for v in "${vars[@]}"; do
+		[[ $v == TEST_TIMEOUT=* ]] && limit=${v#TEST_TIMEOUT=}
+	done
 	echo "# I82574-HARNESS: running $spec"
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \
 		> "$RESULTS/ktap/$name.tap" 2>&1

@@ -16,7 +16,8 @@
 # give the RTT distribution with limit 0 and 64 (printed, no thresholds).
 #
 # Smaller runs for slow kernels: PKTGEN_COUNT, AFP_COUNT, IPERF_TIME,
-# PING_COUNT.
+# PING_COUNT, and UDP_RATE (iperf3 -b, default 20M) for a receiver too slow
+# to take every datagram off its ring.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -26,6 +27,7 @@ PKTGEN_COUNT=${PKTGEN_COUNT:-2000}
 AFP_COUNT=${AFP_COUNT:-1000}
 IPERF_TIME=${IPERF_TIME:-3}
 PING_COUNT=${PING_COUNT:-50}
+UDP_RATE=${UDP_RATE:-20M}
 # An address on the link that nobody owns: the peer drops the pktgen
 # frames in IP without answering, so its RX counter sees only them.
 PKTGEN_DST=198.18.0.99
@@ -314,7 +316,7 @@ udp_ok()
 	in0=$(snmp "$rns" Udp InDatagrams)
 	err0=$(snmp "$rns" Udp InErrors)
 	nop0=$(snmp "$rns" Udp NoPorts)
-	iperf3_run "$name" -u -b 20M -l $UDP_LEN -t "$IPERF_TIME" "$@" ||
+	iperf3_run "$name" -u -b "$UDP_RATE" -l $UDP_LEN -t "$IPERF_TIME" "$@" ||
 		return 1
 	out=$(($(snmp "$sns" Udp OutDatagrams) - out0))
 	wait_for 50 udp_got_all "$rns" "$in0" "$err0" "$nop0" "$out"
