@@ -108,7 +108,7 @@ vm_tests() {
 	out=$RES/vm-$k
 	local -n tests=${list//-/_}_TESTS
 	log "== vm-$k: booting the $kernel kernel $* for ${#tests[@]} kselftest programs"
-	# the debug list takes about 48 min here: leave room, but fail well
+	# the debug list took 42 min here: leave room, but fail well
 	# inside the CI's 90
 	"$TOP/harness/vm.py" --kernel "$kernel" "$@" --quiet \
 		--timeout "$([ "$kernel" = debug ] && echo 4500 || echo 3600)" --results "$out" \
