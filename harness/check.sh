@@ -28,7 +28,8 @@ DEBUG_TESTS=(
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2:$SEL/robustness.sh"
 	"CASES=txhang+badframes,BAD_ROUNDS=50:$SEL/robustness.sh"
 	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10:$SEL/robustness.sh"
-	"$SEL/i82574_basic.sh"
+	# about 500 s here since the per-queue check steers both queue pairs
+	"TEST_TIMEOUT=900:$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
 	# dispatch_limit with the deferral on (64): every send path, exact
 	# counts, limit changes under load; UDP slow enough for this kernel's
