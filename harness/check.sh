@@ -170,5 +170,10 @@ done
 echo
 echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s"
 printf '%s\n' "${report[@]}" > "$RES/summary.txt"
+# CI keeps only the tail of the output: name the failures last
+if [ $failed -gt 0 ]; then
+	echo "failed:"
+	printf '%s\n' "${report[@]}" | grep '^fail' | sed 's/^fail */  /'
+fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
