@@ -8,7 +8,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all check bench soak deps tree kernels perf debug patches vm splat-test clean help
+.PHONY: all check bench soak ppfail deps tree kernels perf debug patches vm splat-test clean help
 
 all: help
 
@@ -20,6 +20,7 @@ help:
 	@echo "make perf|debug  build one test kernel"
 	@echo "make vm [KERNEL=perf] [JOB='cmd']  boot a kernel and run one command"
 	@echo "make soak [KERNEL=perf] [SOAK_SECS=600]  the long robustness soak"
+	@echo "make ppfail    upstream hw/pp_alloc_fail.py on a fail_function kernel"
 
 deps:
 	@harness/deps.sh
@@ -46,6 +47,11 @@ soak: tree
 		--results results/soak -- TEST_TIMEOUT=$$(($(or $(SOAK_SECS),600) * 2 + 300)) \
 		harness/guest/run-tests.sh \
 		CASES=soak,SOAK_SECS=$(or $(SOAK_SECS),600):tools/testing/selftests/drivers/net/i82574/robustness.sh
+
+# upstream hw/pp_alloc_fail.py: a third kernel (perf + fail_function) and a
+# newer ethtool than Debian 12's; make check runs the same injection itself
+ppfail: tree
+	@harness/ppfail.sh
 
 check:
 	@harness/check.sh $(TESTS)

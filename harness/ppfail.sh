@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make ppfail: the upstream drivers/net/hw/pp_alloc_fail.py against i82574
+# on the ppfail kernel (perf + fail_function) with ethtool 6.14.2. Not part
+# of make check: it needs a third kernel, and its traffic check (15,000
+# received packets a second) only holds on a quiet host under TCG.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+OUT=$TOP/results/ppfail
+"$TOP/harness/kbuild.sh" ppfail || exit 1
+"$TOP/harness/ethtool.sh" || exit 1
+"$TOP/harness/vm.py" --kernel ppfail --timeout 900 --results "$OUT" -- \
+	env "PATH=$BUILD/tools/ethtool:\$PATH" harness/guest/run-tests.sh \
+	PROGS=hw/pp_alloc_fail.py:tools/testing/selftests/drivers/net/i82574/upstream_py.sh
+rc=$?
+"$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" | grep -v '^{' | tee "$OUT/cases.txt"
+[ $rc -eq 0 ] && ! grep -q '^fail' "$OUT/cases.txt" && grep -q '^pass' "$OUT/cases.txt"
