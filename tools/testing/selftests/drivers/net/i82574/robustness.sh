@@ -430,7 +430,7 @@ oversize() { ethtool -S "$IF_A" --groups rmon | awk '/OversizePkts/ { print $2 }
 
 case_badframes()
 {
-	local port=9000 mac sent res rc=0 k v
+	local port=9000 mac sent res rc=0 k v ready
 	local csum0 ipcs0 udpcs0 tcpcs0 oversize0 d
 
 	mac=$(cat "/sys/class/net/$IF_A/address")
@@ -442,7 +442,11 @@ case_badframes()
 	tcpcs0=$(snmp "" Tcp InCsumErrors)
 	oversize0=$(oversize)
 	coproc RECV { python3 "$DIR/badframes.py" recv $port "$BAD_ROUNDS" 10; }
-	read -r -t 20 _ <&"${RECV[0]}"
+	# a sender that starts first gets ICMP port unreachable, then
+	# ECONNREFUSED: wait for the receiver (slow to start on a loaded
+	# debug kernel)
+	read -r -t 120 ready <&"${RECV[0]}"
+	[ "$ready" = ready ] || { msg "receiver did not start"; return 1; }
 	sent=$(peer python3 "$DIR/badframes.py" send "$IF_B" "$mac" "$IP4_A" $port \
 	       "$BAD_ROUNDS" big) || rc=1
 	read -r -t 60 res <&"${RECV[0]}" || rc=1
