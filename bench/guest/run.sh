@@ -199,6 +199,8 @@ pg_idle()
 	return 0
 }
 
+pg_busy() { ! pg_idle "$1"; }
+
 # pg_window PGNS RXNS RXIF DEV...: run the configured pktgen devices in
 # PGNS, measure W seconds after a warm-up, stop: window_calc's variables
 # (PG_PPS from the first snapshots, the receiver's from the second, taken
@@ -217,14 +219,19 @@ pg_window()
 		sh -c "echo start > $PG/pgctrl" &
 	fi
 	pid=$!
+	# the write waits only 125 ms for a kpktgend thread to take the run
+	# up (they look every 100 ms): on a busy guest it can return before
+	# the run starts, and then no signal stops it (below)
+	wait_for 100 pg_busy "$pgpid" || return 1
 	sleep 0.5
 	s0=$(snap "$pgpid" none "$@")
 	r0=$(snap "$rxpid" "$rxif")
 	sleep "$W"
 	s1=$(snap "$pgpid" none "$@")
 	r1=$(snap "$rxpid" "$rxif")
-	kill -TERM $pid
+	kill -TERM $pid 2>/dev/null
 	wait $pid 2>/dev/null
+	pg_idle "$pgpid" || ns_do "$pgns" sh -c "echo stop > $PG/pgctrl"
 	wait_for 30 pg_idle "$pgpid" || return 1
 	window_calc "$s0" "$s1"
 	local pg=$PG_PPS

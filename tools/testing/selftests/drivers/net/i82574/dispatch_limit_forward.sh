@@ -137,7 +137,7 @@ sink_reaches()
 
 # pktgen_start COUNT: pktgen start_xmit, bursts of 16, from nic0 to the
 # router's MAC for $DST_IP (fast enough that each RX poll of the router
-# forwards several packets)
+# forwards several packets); returns when the run has ended
 pktgen_start()
 {
 	local mac c
@@ -150,7 +150,7 @@ pktgen_start()
 		 "dst_mac $mac"; do
 		echo "$c" > "$PG/$IF0" || return 1
 	done
-	echo start > $PG/pgctrl
+	pktgen_go "$IF0"
 }
 
 # fwd_check WHAT BEFORE: compare the counters with the snapshot BEFORE.

@@ -245,7 +245,7 @@ pktgen_exact()
 	pktgen_setup "$2" "$4" "$3" "$PKTGEN_COUNT" || return 1
 	base=$(peer_rx) || return 1
 	base_err=$(peer_addr_err)
-	echo start > $PG/pgctrl
+	pktgen_go "${PG_DEVS[@]}" || return 1
 	sent=$(pktgen_field pkts-sofar)
 	ktap_print_msg "limit $1: pktgen $2 burst $3, $4 thread(s), $5 qdisc:" \
 		"$(pktgen_field errors) sends refused and retried"
@@ -401,10 +401,10 @@ change_under_pktgen()
 	pktgen_setup queue_xmit $threads 1 $((PKTGEN_COUNT * 4)) || return 1
 	base=$(peer_rx) || return 1
 	base_err=$(peer_addr_err)
-	echo start > $PG/pgctrl &
+	pktgen_go "${PG_DEVS[@]}" &
 	pid=$!
 	cycle_limits $pid || rc=1
-	wait $pid
+	wait $pid || rc=1
 	sent=$(pktgen_field pkts-sofar)
 	pktgen_reset
 	set_limit 0 || rc=1

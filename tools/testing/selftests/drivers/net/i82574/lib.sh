@@ -49,6 +49,30 @@ nic_bind()
 	done
 }
 
+# pktgen_ran DEV: DEV's last pktgen run has ended (its "Result:" holds the
+# run's summary, not the echo of the last setting or "Idle")
+pktgen_ran()
+{
+	grep -Eq '^Result: OK: [0-9]+\(c' "/proc/net/pktgen/$1"
+}
+
+# pktgen_go DEV...: start the pktgen devices set up (each just added, with
+# a count) and return once every one of them has ended its run. The write
+# of "start" to pgctrl waits only 125 ms for a kpktgend thread to take the
+# run up, and the threads look every 100 ms: on a busy TCG guest the write
+# can return before anything ran, and the run starts after it. A signal to
+# the writer stops the run, so the writer is a child without children of
+# its own (no SIGCHLD from a caller's background jobs).
+pktgen_go()
+{
+	local d
+
+	sh -c 'echo start > /proc/net/pktgen/pgctrl'
+	for d in "$@"; do
+		wait_for 1200 pktgen_ran "$d" || return 1
+	done
+}
+
 wait_for()
 {
 	local tries=$1

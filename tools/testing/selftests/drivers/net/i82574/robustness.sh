@@ -223,12 +223,8 @@ case_ppfail()
 
 # --- TX DMA mapping failure ---------------------------------------------------
 
-pg_idle() { grep -q '^Running: *$' $PG/kpktgend_0; }
-
-# pktgen_run MAC COUNT BURST: prints how many frames pktgen sent. A signal
-# interrupts the write to pgctrl and stops pktgen early, and this shell
-# gets SIGCHLD whenever an iperf3 of bg_start ends: so the start comes from
-# a child without children, and the count is read once the thread is idle.
+# pktgen_run MAC COUNT BURST: prints how many frames pktgen sent, once the
+# run has ended (pktgen_go)
 pktgen_run()
 {
 	local mac=$1 count=$2 burst=$3 c
@@ -239,8 +235,7 @@ pktgen_run()
 		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit"; do
 		echo "$c" > "$PG/$IF_A" || return 1
 	done
-	sh -c "echo start > $PG/pgctrl"
-	wait_for 100 pg_idle || return 1
+	pktgen_go "$IF_A" || return 1
 	sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A"
 	echo rem_device_all > $PG/kpktgend_0
 }
