@@ -116,7 +116,9 @@ def qemu_args(a, kernel, res, sockdir):
     # measured inside the guest are path lengths, immune to host noise.
     accel = ["-accel", "tcg,thread=single", "-icount", "shift=0,sleep=on"] \
         if a.icount else ["-accel", "tcg,thread=multi"]
-    args = ["qemu-system-x86_64", "-M", "q35"] + accel + [
+    # debug-threads: vCPU threads are named "CPU n/TCG" (make hostprof)
+    args = ["qemu-system-x86_64", "-name", "i82574-vm,debug-threads=on",
+            "-M", "q35"] + accel + [
             "-cpu", "max,la57=off", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", kernel, "-append", cmdline,
