@@ -244,20 +244,11 @@ change_while_forwarding()
 	[ $rc -eq 0 ] && fwd_check "changing" "$before"
 }
 
-nic_has_netdev()
-{
-	[ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]
-}
-
 setup()
 {
 	local i
 
-	# a test killed by its timeout can leave NIC 1 in $PEER_NS, and
-	# deleting a namespace hands its NICs back asynchronously
-	if ip netns del "$PEER_NS" 2>/dev/null; then
-		wait_for 100 nic_has_netdev 1
-	fi
+	nic_reclaim 1
 	nic_bind "$DRIVER" 0 1 2 3 || return 1
 	IF0=$(nic_ifname 0) IF1=$(nic_ifname 1)
 	IF2=$(nic_ifname 2) IF3=$(nic_ifname 3)

@@ -80,14 +80,7 @@ in_ns()
 	fi
 }
 
-# A test killed earlier may have left NIC 1 in the namespace; deleting it
-# returns the NIC asynchronously, and nic_ifname needs it back here.
-nic_home()
-{
-	[ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]
-}
-ip netns del "$PEER_NS" 2>/dev/null
-wait_for 100 nic_home 1
+nic_reclaim 1
 
 if wire_setup "$NIC_A" "$NIC_B"; then
 	ktap_test_pass "$DRIVER: two NICs bound, moved, addressed and up"

@@ -30,6 +30,22 @@ nic_ifname()
 	[ -n "$n" ] && echo "$n"
 }
 
+# nic_home N: NIC N has a netdev in this namespace
+nic_home()
+{
+	[ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]
+}
+
+# nic_reclaim N: a test killed by its timeout can leave NIC N in $PEER_NS;
+# deleting the namespace hands it back asynchronously, so wait for it
+nic_reclaim()
+{
+	if ip netns del "$PEER_NS" 2>/dev/null; then
+		wait_for 100 nic_home "$1"
+	fi
+	return 0
+}
+
 # nic_bind DRIVER N...: hand NICs to DRIVER through driver_override
 nic_bind()
 {

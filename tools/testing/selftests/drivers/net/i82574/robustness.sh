@@ -638,9 +638,7 @@ trap cleanup EXIT
 
 NIC_A=0
 NIC_B=1
-nic_home() { [ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]; }
-ip netns del "$PEER_NS" 2>/dev/null
-wait_for 100 nic_home $NIC_B
+nic_reclaim $NIC_B
 if wire_setup $NIC_A $NIC_B; then
 	ktap_test_pass "$DRIVER: two NICs bound, moved, addressed and up"
 else
