@@ -43,15 +43,15 @@ if [ "$flavour" = stock ]; then
 	done
 	frags=("$OUT/base.config" "$OUT/perf.config")
 fi
-KMAKE=(make -s -C "$TREE" O="$OUT" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS")
+KMAKE=(make -C "$TREE" O="$OUT" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS")
 
 sum=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.fragsum" 2>/dev/null)" != "$sum" ]; then
 	log "configuring $flavour kernel"
-	"${KMAKE[@]}" tinyconfig >/dev/null
+	"${KMAKE[@]}" -s tinyconfig >/dev/null
 	(cd "$OUT" && KCONFIG_CONFIG=.config "$TREE/scripts/kconfig/merge_config.sh" \
 		-m -O "$OUT" .config "${frags[@]}" >/dev/null)
-	"${KMAKE[@]}" olddefconfig >/dev/null
+	"${KMAKE[@]}" -s olddefconfig >/dev/null
 	bad=0
 	while read -r line; do
 		opt=${line%%=*}; val=${line#*=}
@@ -64,6 +64,38 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.fragsum" 2>/dev/null)" != "$sum" ]
 	[ $bad = 0 ] || die "$flavour config is not what the fragments ask for"
 	echo "$sum" > "$OUT/.fragsum"
 fi
-log "building $flavour kernel"
-"${KMAKE[@]}" "$@" bzImage
+# Kbuild's one line per step (CC, AS, LD, ...) is counted, not shown: a
+# progress line a minute, against the last build's count of this flavour
+# (or, on a fresh machine, the count measured when the configs last
+# changed). Anything else make prints (warnings, errors) passes through.
+steps_file=$OUT/.kbuild-steps
+case $flavour in
+perf|stock) guess=2150 ;;
+debug) guess=2240 ;;
+*) guess=0 ;;
+esac
+total=$(cat "$steps_file" 2>/dev/null || echo "$guess")
+log "building $flavour kernel (about $total build steps when nothing is up to date)"
+set +e
+# mawk (Debian's awk) reads a pipe in blocks unless told to take lines
+"${KMAKE[@]}" "$@" bzImage 2>&1 | mawk -W interactive -v name="$flavour" -v total="$total" \
+	-v out="$steps_file.new" -v last="$(date +%s)" '
+	function stamp() { return strftime("[%H:%M:%S]") }
+	/^  [A-Z][A-Z0-9_-]* +[^ ]/ {
+		n++
+		if (systime() - last >= 60) {
+			last = systime()
+			printf "%s %s kernel: %d of about %d steps\n", stamp(), name, n, total > "/dev/stderr"
+		}
+		next
+	}
+	/^make(\[[0-9]+\])?: (Entering|Leaving) directory/ { next }
+	{ print; fflush() }
+	END { print n + 0 > out }'
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 0 ] || die "$flavour kernel build failed"
+# only a build that compiled nearly everything is a useful total
+steps=$(cat "$steps_file.new"); rm -f "$steps_file.new"
+[ "${steps:-0}" -gt $((total / 2)) ] && echo "$steps" > "$steps_file"
 log "$flavour kernel: $OUT/arch/x86/boot/bzImage"

@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Count KTAP results: ktap.py [--console LOG] DIR...
+"""Count KTAP results: ktap.py [--manifest FILE --boot NAME] [--console LOG] DIR...
 
 Each DIR/ktap/<name>.tap (with <name>.rc) is one kselftest program's output;
 every top-level "ok"/"not ok" line is one test case. A program that exited
 non-zero without a failing case, or reported fewer cases than it planned,
 counts one failure more. --console also reads the KUnit suites from a
 kernel log (the guest's final dmesg). Prints one line per case and a JSON summary on the last line.
+
+--manifest holds the results against what boot NAME must show: every
+program and KUnit suite listed for it ran, with exactly its number of
+cases, skipping only cases that match one of its skip patterns; anything
+not listed is a failure too. --write-manifest prints a boot's entries from
+a run instead (for a maintainer to review when a test is added).
+
+Manifest lines: BOOT PROGRAM CASES [SKIP-REGEX...], shell-quoted; PROGRAM
+is a result file's name (run-tests.sh names it) or kunit:SUITE; a skip
+regex must match the whole case description.
 """
 import glob
 import json
 import os
 import re
+import shlex
 import sys
 
 RESULT = re.compile(r"^(not ok|ok) (\d+)\s*(?:- )?(.*?)\s*(#\s*(SKIP|skip).*)?$")
@@ -73,14 +84,70 @@ def kunit(text):
     return cases
 
 
+def read_manifest(path, boot):
+    """{program: (cases, [skip regexes])} for one boot"""
+    want = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = shlex.split(line, comments=True)
+            if not words:
+                continue
+            if len(words) < 3 or not words[2].isdigit():
+                sys.exit("%s:%d: want BOOT PROGRAM CASES [SKIP...]" % (path, n))
+            if words[0] == boot:
+                want[words[1]] = (int(words[2]), [re.compile(r) for r in words[3:]])
+    return want
+
+
+def check_manifest(want, got):
+    """got: {program: [(kind, description)]}; failures as cases"""
+    bad = []
+    for prog in sorted(set(want) | set(got)):
+        if prog not in want:
+            bad.append(("fail", "%s: ran, but the manifest does not list it" % prog))
+            continue
+        n, skips = want[prog]
+        cases = got.get(prog, [])
+        if not cases:
+            bad.append(("fail", "%s: did not run (the manifest wants %d cases)" % (prog, n)))
+            continue
+        if len(cases) != n:
+            bad.append(("fail", "%s: %d cases, the manifest wants %d" % (prog, len(cases), n)))
+        for kind, what in cases:
+            if kind == "skip" and not any(r.fullmatch(what) for r in skips):
+                bad.append(("fail", "%s: skipped, and the manifest allows no such skip: %s"
+                            % (prog, what)))
+    return bad
+
+
+def write_manifest(boot, got):
+    for prog in sorted(got):
+        skips = [re.escape(w) for k, w in got[prog] if k == "skip"]
+        print(" ".join(shlex.quote(w) for w in [boot, prog, str(len(got[prog]))] + skips))
+
+
 def main():
     args = sys.argv[1:]
     cases = []
+    got = {}
+    manifest = boot = None
+    write = False
+    if args[:1] == ["--write-manifest"]:
+        write, args = True, args[1:]
+    if args[:1] == ["--manifest"]:
+        manifest, args = args[1], args[2:]
+    if args[:1] == ["--boot"]:
+        boot, args = args[1], args[2:]
     if args[:1] == ["--console"]:
         log, args = args[1], args[2:]
         if os.path.exists(log):
             with open(log, errors="replace") as f:
-                cases += kunit([STAMP.sub("", l.rstrip("\n")) for l in f])
+                k = kunit([STAMP.sub("", l.rstrip("\n")) for l in f])
+            cases += k
+            for kind, what in k:
+                m = re.match(r"kunit (\S+): (.*)", what)
+                if m:
+                    got.setdefault("kunit:" + m.group(1), []).append((kind, m.group(2)))
     for d in args:
         for tap in sorted(glob.glob(os.path.join(d, "ktap", "*.tap"))):
             name = os.path.basename(tap)[:-4]
@@ -88,6 +155,7 @@ def main():
                 c, plan = parse([l.rstrip("\n") for l in f], name)
             rcf = tap[:-4] + ".rc"
             rc = int(open(rcf).read().strip() or 1) if os.path.exists(rcf) else 1
+            got[name] = [(k, w.split(": ", 1)[1]) for k, w in c]
             if plan is not None and plan > 0 and len(c) < plan:
                 c.append(("fail", "%s: %d of %d planned cases reported" % (name, len(c), plan)))
             if rc not in (0, 4) and not any(k == "fail" for k, _ in c):
@@ -95,6 +163,11 @@ def main():
             if not c:
                 c.append(("fail", "%s: no KTAP results" % name))
             cases += c
+    if write:
+        write_manifest(boot, got)
+        return
+    if manifest:
+        cases += check_manifest(read_manifest(manifest, boot), got)
     summary = {k: sum(1 for c in cases if c[0] == k) for k in ("pass", "fail", "skip")}
     for kind, what in cases:
         print("%-4s %s" % (kind, what))

@@ -102,6 +102,15 @@ def hostctl_relay(ctl_path, qmp_path, pid, stop):
         f.flush()
 
 
+def sample_cpu(pid, stop, out):
+    """QEMU's CPU time, read every second until it exits (for vm.json)."""
+    while not stop.wait(1):
+        try:
+            out["ns"] = qemu_cpu_ns(pid)
+        except OSError:
+            return
+
+
 def qemu_args(a, kernel, res, sockdir):
     cmdline = ("console=ttyS0 loglevel=5 log_buf_len=4M panic=-1 mitigations=off "
                "root=/dev/root rootfstype=9p "
@@ -173,6 +182,44 @@ def scan(paths):
     return hits
 
 
+RUNNING = re.compile(r"# I82574-HARNESS: running (\S+)")
+FINISHED = re.compile(r"# I82574-HARNESS: (\S+) exit (\d+)")
+GUEST_UP = re.compile(r"I82574-HARNESS: guest up after ([0-9.]+) s")
+
+
+class Progress:
+    """Follows the job in the console: when the guest came up and how long
+    each kselftest program took (host wall clock). With --quiet, one line
+    per program start and end goes to stderr so a long VM step shows what
+    it is doing."""
+
+    def __init__(self, show, t0):
+        self.show, self.t0, self.up, self.programs = show, t0, None, []
+        self.started = None
+
+    def say(self, what):
+        if self.show:
+            print(time.strftime("[%H:%M:%S] ") + what, file=sys.stderr, flush=True)
+
+    def feed(self, line):
+        m = GUEST_UP.search(line)
+        if m:
+            self.up = round(time.time() - self.t0, 1)
+            self.say("guest up after %.0f s" % self.up)
+            return
+        m = RUNNING.search(line)
+        if m:
+            self.started = time.time()
+            self.say("running %s" % m.group(1))
+            return
+        m = FINISHED.search(line)
+        if m and self.started:
+            secs = round(time.time() - self.started, 1)
+            self.programs.append({"spec": m.group(1), "rc": int(m.group(2)), "seconds": secs})
+            self.say("%s exit %s after %.0f s" % (m.group(1), m.group(2), secs))
+            self.started = None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,12 +259,15 @@ def main():
     proc = subprocess.Popen(qemu_args(a, kernel, res, sockdir), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     stop = threading.Event()
+    cpu = {}
     threading.Thread(target=hostctl_relay, daemon=True,
                      args=(os.path.join(sockdir, "ctl.sock"),
                            os.path.join(sockdir, "qmp.sock"), proc.pid, stop)).start()
+    threading.Thread(target=sample_cpu, daemon=True, args=(proc.pid, stop, cpu)).start()
     timer = threading.Timer(a.timeout, proc.kill)
     timer.start()
     status = None
+    progress = Progress(a.quiet, t0)
     with open(log_path, "wb") as log:
         for raw in proc.stdout:
             log.write(raw)
@@ -226,9 +276,11 @@ def main():
             if not a.quiet:
                 sys.stdout.write(line)
                 sys.stdout.flush()
+            progress.feed(line)
             if DONE in line:
                 status = int(line.split(DONE)[1].split()[0])
     proc.wait()
+    cpu_s = round(cpu.get("ns", 0) / 1e9, 1)
     timed_out = not timer.is_alive() and status is None
     timer.cancel()
     stop.set()
@@ -246,6 +298,8 @@ def main():
         problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
     with open(os.path.join(res, "vm.json"), "w") as f:
         json.dump({"kernel": kernel, "seconds": round(elapsed, 1), "status": status,
+                   "guest_up": progress.up, "qemu_cpu_seconds": cpu_s,
+                   "programs": progress.programs,
                    "splats": splats, "problems": problems}, f, indent=1)
     for p in problems:
         print("vm: FAIL: " + p, file=sys.stderr)

@@ -20,7 +20,8 @@ for t in top build; do
 	[ $t = build ] && d=$I82574_BUILD
 	mountpoint -q "$d" && continue
 	mkdir -p "$d" 2>/dev/null
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro "$t" "$d"
+	# read-only and unchanged while the guest runs: cache it like the root
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro "$t" "$d"
 done
 mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /run/results
