@@ -37,7 +37,8 @@ SPLAT = re.compile(
     r"|DMA-API: .*(device driver|exceeded|leak)|NETDEV WATCHDOG|refcount_t: "
     r"|list_(add|del) corruption"
     r"|page_pool_release_retry|stack-protector)")
-DONE = "I82574-HARNESS: job exit "
+# a kernel message can start right after the digits on the console
+DONE = re.compile(r"I82574-HARNESS: job exit (\d+)")
 
 
 def qmp_command(path, cmd, args=None):
@@ -277,8 +278,9 @@ def main():
                 sys.stdout.write(line)
                 sys.stdout.flush()
             progress.feed(line)
-            if DONE in line:
-                status = int(line.split(DONE)[1].split()[0])
+            m = DONE.search(line)
+            if m:
+                status = int(m.group(1))
     proc.wait()
     cpu_s = round(cpu.get("ns", 0) / 1e9, 1)
     timed_out = not timer.is_alive() and status is None
