@@ -3,17 +3,17 @@
 #
 # Basic functional checks of $DRIVER (i82574 by default) on two NICs across
 # a QEMU hub, NIC 0 here and NIC 1 in $PEER_NS: link, MAC and driver info,
-# iperf3 UDP both ways, per-queue traffic steered by RSS indirection and
-# XPS (netdev qstats), jumbo
-# MTU, unicast/promiscuous and multicast filtering, ethtool -G/-L/-C under
-# traffic with monotonic counters, and refusal of invalid ring/channel
-# settings.
+# iperf3 UDP both ways with every datagram accounted, per-queue traffic
+# steered by RSS indirection and XPS to each queue pair in turn (netdev
+# qstats: the steered queues carried it, the others nothing), jumbo MTU,
+# unicast/promiscuous and multicast filtering, ethtool -G/-L/-C under
+# traffic with monotonic counters, the settings checked in the device's
+# registers (ethtool -d), and refusal of invalid ring/channel settings.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 TOOLS=$(readlink -f "$DIR/../../../../..")
 KSRC=$(readlink -f "$TOOLS/..")
-YNL=$TOOLS/net/ynl/cli.py
 NETDEV_SPEC=$KSRC/Documentation/netlink/specs/netdev.yaml
 NIC_A=0
 NIC_B=1
@@ -51,7 +51,8 @@ cleanup()
 			tx "$RING_TX0" 2>/dev/null
 		[ -n "${CHAN0:-}" ] && ethtool -L "$IF_A" combined "$CHAN0" 2>/dev/null
 		[ -n "${USECS0:-}" ] && ethtool -C "$IF_A" adaptive-rx "$ADAPT0" \
-			rx-usecs "$USECS0" 2>/dev/null
+			rx-usecs "$USECS0" tx-usecs "$TX_USECS0" 2>/dev/null
+		ip neigh del "$IP4_B" dev "$IF_A" 2>/dev/null
 	fi
 	wire_cleanup
 	if [ -n "${IF_B:-}" ]; then
@@ -133,57 +134,88 @@ check "ethtool -i: driver $DRIVER, bus-info matches" \
 
 # --- iperf3 UDP -------------------------------------------------------------
 
+# udp_ok NAME [-R]: iperf3 UDP from here to the peer (-R: the other way);
+# every datagram the sender's UDP sent (Udp OutDatagrams) arrived at the
+# receiver's UDP (lib.sh: udp_arrived), counted by the kernel on both ends
+# since iperf3 stops counting at the end of the test
 udp_ok()
 {
-	local name=udp-$DRIVER-$1 f pk lost
+	local name=udp-$DRIVER-$1 rns=$PEER_NS sns="" out0 arr0 out arr
 	shift
 
+	[ "${1:-}" = -R ] && { rns=""; sns=$PEER_NS; }
+	out0=$(snmp "$sns" Udp OutDatagrams)
+	arr0=$(udp_arrived "$rns")
 	iperf3_run "$name" -u -b 50M -t 2 "$@" || return 1
-	f=${RESULTS:-/tmp}/$name.json
-	pk=$(json_get "$f" "j['end']['sum']['packets']") || return 1
-	lost=$(json_get "$f" "j['end']['sum']['lost_packets']") || return 1
-	ktap_print_msg "$name: $pk packets, $lost lost"
-	[ "$pk" -gt 0 ] && [ $((pk - lost)) -gt 0 ]
+	out=$(($(snmp "$sns" Udp OutDatagrams) - out0))
+	wait_for 100 udp_arrived_all "$rns" "$arr0" "$out"
+	sleep 0.3
+	arr=$(($(udp_arrived "$rns") - arr0))
+	ktap_print_msg "$name: UDP out $out, arrived $arr; iperf3:" \
+		"$(json_get "${RESULTS:-/tmp}/$name.json" \
+		"'%d packets, %d lost' % (j['end']['sum']['packets'], j['end']['sum']['lost_packets'])")"
+	[ "$out" -gt 0 ] && [ "$arr" -eq "$out" ]
 }
 check "iperf3 UDP out of the namespace" udp_ok out
 check "iperf3 UDP into the namespace (-R)" udp_ok in -R
 
 # --- per-queue traffic (RSS, TX queue selection) --------------------------
 
-# qstats NETNS OUT: per-queue qstats of every device in NETNS ("" = here)
-# as lines "ifindex type id packets bytes"
-qstats()
+# snap NAME: per-queue netdev qstats of every device here into $TMPD/qa.NAME
+# and in $PEER_NS into qb.NAME, as lines "ifindex type id packets"; one
+# python3 for both (interpreter start-up is slow under TCG)
+QS_PY='
+import ctypes, sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily
+def snap(out):
+    with open(out, "w") as f:
+        for q in YnlFamily(sys.argv[2], "").dump("qstats-get", {"scope": "queue"}):
+            t = q["queue-type"]
+            print(q["ifindex"], t, q["queue-id"], q.get(t + "-packets", 0), file=f)
+snap(sys.argv[3])
+with open("/run/netns/" + sys.argv[4]) as ns:
+    if ctypes.CDLL(None, use_errno=True).setns(ns.fileno(), 0x40000000):
+        sys.exit("setns: errno %d" % ctypes.get_errno())
+snap(sys.argv[5])
+'
+snap()
 {
-	in_ns "$1" python3 "$YNL" --spec "$NETDEV_SPEC" --no-schema \
-		--dump qstats-get \
-		--json '{"scope": "queue"}' --output-json > "$TMPD/qs.json" ||
-		return 1
-	python3 -c '
-import json, sys
-for q in json.load(open(sys.argv[1])):
-    t = q["queue-type"]
-    print(q["ifindex"], t, q["queue-id"], q.get(t + "-packets", 0),
-          q.get(t + "-bytes", 0))' "$TMPD/qs.json" > "$2"
+	python3 -c "$QS_PY" "$TOOLS/net/ynl" "$NETDEV_SPEC" "$TMPD/qa.$1" \
+		"$PEER_NS" "$TMPD/qb.$1"
 }
 ifindex()
 {
 	in_ns "$2" cat "/sys/class/net/$1/ifindex"
 }
 
-# queue_used BEFORE AFTER IFINDEX Q: tx-Q and rx-Q of IFINDEX moved packets
-# between the two snapshots
-queue_used()
+# queue_took SIDE IFINDEX Q: from snapshot pre$Q to post$Q, tx-Q and rx-Q of
+# IFINDEX moved packets and the other queue pair's moved none
+queue_took()
 {
-	local t b a rc=0
+	local t q b a d rc=0 m="ifindex $2, steered to $3:"
 
 	for t in tx rx; do
-		b=$(awk -v i="$3" -v t=$t -v q="$4" \
-			'$1==i && $2==t && $3==q {print $4}' "$1")
-		a=$(awk -v i="$3" -v t=$t -v q="$4" \
-			'$1==i && $2==t && $3==q {print $4}' "$2")
-		ktap_print_msg "ifindex $3 $t-$4: packets ${b:-none} -> ${a:-none}"
-		[ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt "$b" ] || rc=1
+		for q in 0 1; do
+			b=$(awk -v i="$2" -v t=$t -v q=$q \
+				'$1==i && $2==t && $3==q {print $4}' "$TMPD/$1.pre$3")
+			a=$(awk -v i="$2" -v t=$t -v q=$q \
+				'$1==i && $2==t && $3==q {print $4}' "$TMPD/$1.post$3")
+			if [ -z "$a" ] || [ -z "$b" ]; then
+				m+=" $t-$q none"
+				rc=1
+				continue
+			fi
+			d=$((a - b))
+			m+=" $t-$q +$d"
+			if [ $q = "$3" ]; then
+				[ $d -gt 0 ] || rc=1
+			else
+				[ $d -eq 0 ] || rc=1
+			fi
+		done
 	done
+	ktap_print_msg "$m"
 	return $rc
 }
 
@@ -203,15 +235,18 @@ steer()
 				 echo $x1 > /sys/class/net/$2/queues/tx-1/xps_cpus"
 }
 
-# steered_run Q: both ends steered to queue pair Q, iperf3 TCP both ways,
-# then per-queue snapshots $TMPD/qa$((Q + 1)) and qb$((Q + 1))
+steer_both()
+{
+	steer "" "$IF_A" "$1" && steer "$PEER_NS" "$IF_B" "$1"
+}
+
+# steered_run Q: iperf3 TCP both ways, both ends steered to queue pair Q
+# since snapshot pre$Q; then snapshot post$Q
 steered_run()
 {
-	steer "" "$IF_A" "$1" && steer "$PEER_NS" "$IF_B" "$1" &&
-		iperf3_run "mq-$DRIVER-q$1-out" -t 1 -P 2 &&
+	iperf3_run "mq-$DRIVER-q$1-out" -t 1 -P 2 &&
 		iperf3_run "mq-$DRIVER-q$1-in" -t 1 -P 2 -R &&
-		qstats "" "$TMPD/qa$(($1 + 1))" &&
-		qstats "$PEER_NS" "$TMPD/qb$(($1 + 1))"
+		snap "post$1"
 }
 
 # unsteer NETNS IFNAME: the default indirection table and XPS maps back
@@ -222,25 +257,35 @@ unsteer()
 			 echo $4 > /sys/class/net/$2/queues/tx-1/xps_cpus"
 }
 
-QS_OK=0
-if qstats "" "$TMPD/qa0" && qstats "$PEER_NS" "$TMPD/qb0"; then
-	QS_OK=1
-fi
-check "netdev qstats per queue readable (ynl qstats-get)" \
-	eval '[ $QS_OK = 1 ] && [ $(wc -l < $TMPD/qa0) -ge 4 ]'
-
+# Only frames RSS does not hash (ARP here) ignore the steering and land on
+# rx-0: fixed neighbour entries on both ends keep ARP off the wire meanwhile.
+MAC_A=$(cat "/sys/class/net/$IF_A/address")
+PEER_MAC=$(peer cat "/sys/class/net/$IF_B/address")
 XPS_A=$(cat /sys/class/net/"$IF_A"/queues/tx-{0,1}/xps_cpus 2>/dev/null | tr -d , | xargs)
 XPS_B=$(in_ns "$PEER_NS" sh -c "cat /sys/class/net/$IF_B/queues/tx-[01]/xps_cpus" 2>/dev/null |
 	tr -d , | xargs)
+STEERED=0
+ip neigh replace "$IP4_B" lladdr "$PEER_MAC" dev "$IF_A" nud permanent &&
+	peer ip neigh replace "$IP4_A" lladdr "$MAC_A" dev "$IF_B" nud permanent &&
+	steer_both 0 && STEERED=1
+QS_OK=0
+snap pre0 && QS_OK=1
+check "netdev qstats per queue readable (ynl qstats-get)" \
+	eval '[ $QS_OK = 1 ] && [ $(wc -l < $TMPD/qa.pre0) -ge 4 ] &&
+	      [ $(wc -l < $TMPD/qb.pre0) -ge 4 ]'
+
 mq_ok()
 {
 	local rc=0
 
-	steered_run 0 && steered_run 1 || rc=1
+	[ $STEERED = 1 ] && [ $QS_OK = 1 ] && steered_run 0 &&
+		steer_both 1 && snap pre1 && steered_run 1 || rc=1
 	# shellcheck disable=SC2086 # two masks
 	unsteer "" "$IF_A" $XPS_A
 	# shellcheck disable=SC2086 # two masks
 	unsteer "$PEER_NS" "$IF_B" $XPS_B
+	ip neigh del "$IP4_B" dev "$IF_A"
+	peer ip neigh del "$IP4_A" dev "$IF_B"
 	return $rc
 }
 check "iperf3 TCP both ways, steered to queue pair 0, then 1 (ethtool -X weight, xps_cpus)" \
@@ -250,19 +295,14 @@ qs_both()
 {
 	local rc=0
 
-	queue_used "$1" "$2" "$3" 0 || rc=1
-	queue_used "$2" "$4" "$3" 1 || rc=1
+	queue_took "$1" "$2" 0 || rc=1
+	queue_took "$1" "$2" 1 || rc=1
 	return $rc
 }
-if [ $QS_OK = 1 ] && [ -s "$TMPD/qa2" ] && [ -s "$TMPD/qb2" ]; then
-	check "$IF_A (here): tx-0/rx-0, then tx-1/rx-1, carried the traffic steered to them" \
-		qs_both "$TMPD/qa0" "$TMPD/qa1" "$(ifindex "$IF_A")" "$TMPD/qa2"
-	check "$IF_B (peer): tx-0/rx-0, then tx-1/rx-1, carried the traffic steered to them" \
-		qs_both "$TMPD/qb0" "$TMPD/qb1" "$(ifindex "$IF_B" "$PEER_NS")" "$TMPD/qb2"
-else
-	ktap_test_fail "$IF_A (here): per-queue counters unavailable"
-	ktap_test_fail "$IF_B (peer): per-queue counters unavailable"
-fi
+check "$IF_A (here): traffic steered to queue pair 0, then 1, on its tx/rx queues only" \
+	qs_both qa "$(ifindex "$IF_A")"
+check "$IF_B (peer): traffic steered to queue pair 0, then 1, on its tx/rx queues only" \
+	qs_both qb "$(ifindex "$IF_B" "$PEER_NS")"
 
 # --- jumbo MTU --------------------------------------------------------------
 
@@ -349,7 +389,6 @@ for line in sys.stdin:
         s.send(frame(end_dst, mark, b"E"))
         time.sleep(0.05)
 '
-PEER_MAC=$(peer cat "/sys/class/net/$IF_B/address")
 L2_OK=0
 mkfifo "$TMPD/l2fifo"
 ip netns exec "$PEER_NS" python3 -c "$RX_PY" "$IF_B" $ETH_P_TEST "$TMPD" \
@@ -436,9 +475,76 @@ usecs_cur()
 {
 	ethtool -c "$1" | awk '$1=="rx-usecs:" {print $2}'
 }
+tx_usecs_cur()
+{
+	ethtool -c "$1" | awk '$1=="tx-usecs:" {print $2}'
+}
 adaptive_rx_cur()
 {
 	ethtool -c "$1" | awk '/^Adaptive RX:/ {print $3}'
+}
+
+# What the device holds, not what the driver remembers: its register dump
+# (ethtool -d, i82574_get_regs()), words in i82574_dump_regs[] order.
+R_EITR=7		# EITR(v): word R_EITR + v; queue pair q's vector is q + 1
+R_LEN="18 28 23 35"	# RDLEN(0) TDLEN(0) RDLEN(1) TDLEN(1)
+
+# reg_words IFNAME WORD...: those 32-bit words of IFNAME's register dump
+reg_words()
+{
+	local d w
+
+	# shellcheck disable=SC2207 # numbers
+	d=($(ethtool -d "$1" raw on | od -An -tu4 -v))
+	[ ${#d[@]} -gt 35 ] || return 1
+	shift
+	for w; do
+		echo -n "${d[w]} "
+	done
+}
+
+# rings_hw IFNAME QPS RX TX: RDLEN and TDLEN of the QPS queue pairs in use
+# hold RX and TX descriptors of 16 bytes, those of an unused pair 0
+rings_hw()
+{
+	local q want="" got
+
+	for q in 0 1; do
+		if [ $q -lt "$2" ]; then
+			want+="$(($3 * 16)) $(($4 * 16)) "
+		else
+			want+="0 0 "
+		fi
+	done
+	# shellcheck disable=SC2086 # word list
+	got=$(reg_words "$1" $R_LEN) || return 1
+	ktap_print_msg "$1: RDLEN/TDLEN of queue pairs 0, 1: $got(want $want)"
+	[ "$got" = "$want" ]
+}
+
+# coal_words IFNAME QPS: EITR of the QPS queue pairs' vectors
+coal_words()
+{
+	local q w=()
+
+	for ((q = 0; q < $2; q++)); do
+		w+=($((R_EITR + 1 + q)))
+	done
+	reg_words "$1" "${w[@]}"
+}
+
+# coal_hw IFNAME QPS USECS: EITR of each queue pair's vector holds USECS in
+# the driver's units (i82574_usecs_to_itr(): 4 per microsecond)
+coal_hw()
+{
+	local q want="" got
+
+	for ((q = 0; q < $2; q++)); do
+		want+="$(($3 * 4)) "
+	done
+	got=$(coal_words "$1" "$2") || return 1
+	ktap_print_msg "$1: EITR of the queue vectors: $got(want $want)"
+	[ "$got" = "$want" ]
 }
 
 # counters_sample: append one line of rx/tx packets/bytes of both ends
@@ -460,9 +566,12 @@ RING_RX0=$(ring_cur "$IF_A" RX)
 RING_TX0=$(ring_cur "$IF_A" TX)
 CHAN0=$(chan_cur "$IF_A")
 USECS0=$(usecs_cur "$IF_A")
+TX_USECS0=$(tx_usecs_cur "$IF_A")
 ADAPT0=$(adaptive_rx_cur "$IF_A")
+EITR0=$(coal_words "$IF_A" "$CHAN0")
 ktap_print_msg "$IF_A defaults: rings rx $RING_RX0 tx $RING_TX0," \
-	"combined $CHAN0, rx-usecs $USECS0, adaptive-rx $ADAPT0"
+	"combined $CHAN0, rx-usecs $USECS0, tx-usecs $TX_USECS0," \
+	"adaptive-rx $ADAPT0, EITR $EITR0"
 
 : > "$TMPD/samples"
 counters_sample
@@ -488,22 +597,28 @@ reconf()
 }
 check "under traffic: ethtool -G rx 512 tx 128" \
 	reconf eval 'ethtool -G $IF_A rx 512 tx 128 &&
-		     [ "$(ring_cur $IF_A RX)" = 512 ] && [ "$(ring_cur $IF_A TX)" = 128 ]'
+		     [ "$(ring_cur $IF_A RX)" = 512 ] && [ "$(ring_cur $IF_A TX)" = 128 ] &&
+		     rings_hw $IF_A $CHAN0 512 128'
 check "under traffic: ethtool -L combined 1" \
 	reconf eval 'ethtool -L $IF_A combined 1 && [ "$(chan_cur $IF_A)" = 1 ] &&
-		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 1 ]'
-check "under traffic: ethtool -C rx-usecs 100" \
-	reconf eval 'ethtool -C $IF_A adaptive-rx off rx-usecs 100 &&
-		     [ "$(usecs_cur $IF_A)" = 100 ]'
+		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 1 ] &&
+		     rings_hw $IF_A 1 512 128'
+check "under traffic: ethtool -C rx-usecs 100 tx-usecs 100" \
+	reconf eval 'ethtool -C $IF_A adaptive-rx off rx-usecs 100 tx-usecs 100 &&
+		     [ "$(usecs_cur $IF_A)" = 100 ] && coal_hw $IF_A 1 100'
 check "under traffic: ethtool -L combined 2" \
 	reconf eval 'ethtool -L $IF_A combined 2 && [ "$(chan_cur $IF_A)" = 2 ] &&
-		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 2 ]'
-check "under traffic: -G rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 adaptive-rx $ADAPT0" \
+		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 2 ] &&
+		     rings_hw $IF_A 2 512 128 && coal_hw $IF_A 2 100'
+check "under traffic: -G rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 tx-usecs $TX_USECS0 adaptive-rx $ADAPT0" \
 	reconf eval 'ethtool -G $IF_A rx $RING_RX0 tx $RING_TX0 &&
-		     ethtool -C $IF_A adaptive-rx $ADAPT0 rx-usecs $USECS0 &&
+		     ethtool -C $IF_A adaptive-rx $ADAPT0 rx-usecs $USECS0 \
+			tx-usecs $TX_USECS0 &&
 		     [ "$(adaptive_rx_cur $IF_A)" = "$ADAPT0" ] &&
 		     [ "$(ring_cur $IF_A RX)" = "$RING_RX0" ] &&
-		     [ "$(usecs_cur $IF_A)" = "$USECS0" ]'
+		     [ "$(usecs_cur $IF_A)" = "$USECS0" ] &&
+		     rings_hw $IF_A $CHAN0 $RING_RX0 $RING_TX0 &&
+		     [ "$(coal_words $IF_A $CHAN0)" = "$EITR0" ]'
 
 bg_iperf_ok()
 {
@@ -539,16 +654,18 @@ check "interface counters never went backwards" monotonic_ok
 
 # --- invalid settings are refused, settings unchanged ----------------------
 
-refused()	# refused CMD...: CMD fails and ring/channel settings are unchanged
+refused()	# refused CMD...: CMD fails; ring/channel settings and registers unchanged
 {
 	local before after
 
-	before=$(ethtool -g "$IF_A"; ethtool -l "$IF_A")
+	# shellcheck disable=SC2086 # word list
+	before=$(ethtool -g "$IF_A"; ethtool -l "$IF_A"; reg_words "$IF_A" $R_LEN)
 	if "$@" 2>/dev/null; then
 		ktap_print_msg "'$*' was accepted"
 		return 1
 	fi
-	after=$(ethtool -g "$IF_A"; ethtool -l "$IF_A")
+	# shellcheck disable=SC2086 # word list
+	after=$(ethtool -g "$IF_A"; ethtool -l "$IF_A"; reg_words "$IF_A" $R_LEN)
 	[ "$before" = "$after" ]
 }
 check "ethtool -G rx 100 refused, settings unchanged" \

@@ -181,3 +181,49 @@ cycle_limits()
 	done
 	return $rc
 }
+
+# snmp NETNS PROTO FIELD: a /proc/net/snmp counter in NETNS ("" = here)
+snmp()
+{
+	# shellcheck disable=SC2016 # awk fields, not shell
+	local prog='$1 == p ":" {
+		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
+		else print $c }'
+
+	if [ -n "$1" ]; then
+		ip netns exec "$1" awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
+	else
+		awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
+	fi
+}
+
+# udp_arrived NETNS: IPv4 datagrams delivered to UDP in NETNS so far, from
+# one read of /proc/net/snmp. Udp InDatagrams counts in recvmsg(), so what
+# is still queued on a socket when it closes is never counted there; IP
+# counts every delivery to a protocol (InDelivers), and where only UDP, TCP
+# and ICMP arrive, UDP's share is InDelivers less Tcp InSegs less Icmp
+# InMsgs.
+udp_arrived()
+{
+	# shellcheck disable=SC2016 # awk fields, not shell
+	local prog='$1 == "Ip:" || $1 == "Tcp:" || $1 == "Icmp:" {
+		if (!(($1) in h)) { for (i = 2; i <= NF; i++) h[$1, $i] = i; h[$1] = 1; next }
+		v[$1] = $0 }
+	END {
+		split(v["Ip:"], ip); split(v["Tcp:"], tcp); split(v["Icmp:"], icmp)
+		d = ip[h["Ip:", "InDelivers"]] - tcp[h["Tcp:", "InSegs"]]
+		print d - icmp[h["Icmp:", "InMsgs"]] }'
+
+	if [ -n "$1" ]; then
+		ip netns exec "$1" awk "$prog" /proc/net/snmp
+	else
+		awk "$prog" /proc/net/snmp
+	fi
+}
+
+# udp_arrived_all NETNS BASE N: N datagrams arrived at UDP in NETNS since
+# udp_arrived gave BASE
+udp_arrived_all()
+{
+	[ $(($(udp_arrived "$1") - $2)) -ge "$3" ]
+}
