@@ -95,15 +95,6 @@ idle()
 	[ "$(bql_sum inflight)" -eq 0 ]
 }
 
-# snmp NS PROTO FIELD: a /proc/net/snmp counter in namespace NS
-snmp()
-{
-	# shellcheck disable=SC2016 # awk fields, not shell
-	ip netns exec "$1" awk -v p="$2" -v f="$3" '$1 == p ":" {
-		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
-		else print $c }' /proc/net/snmp
-}
-
 # ethtool_stat NAME: an ethtool -S counter of nic2
 ethtool_stat()
 {

@@ -106,21 +106,6 @@ peer_rx()
 	ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/statistics/rx_packets"
 }
 
-# snmp NETNS PROTO FIELD: a /proc/net/snmp counter, in NETNS ("" for here)
-snmp()
-{
-	# shellcheck disable=SC2016 # awk fields, not shell
-	local prog='$1 == p ":" {
-		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
-		else print $c }'
-
-	if [ -n "$1" ]; then
-		ip netns exec "$1" awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
-	else
-		awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
-	fi
-}
-
 # peer_addr_err: IP InAddrErrors in the peer's namespace. Our test frames
 # are for an address nobody owns; with forwarding off the peer counts each
 # one there and drops it silently.
@@ -332,37 +317,12 @@ udp_ok()
 	[ "$out" -gt 0 ] && [ "$arr" -eq "$out" ]
 }
 
-# udp_arrived NS: IPv4 deliveries to UDP in NS so far (see udp_ok), from
-# one read of /proc/net/snmp
-udp_arrived()
-{
-	# shellcheck disable=SC2016 # awk fields, not shell
-	local prog='$1 == "Ip:" || $1 == "Tcp:" || $1 == "Icmp:" {
-		if (!(($1) in h)) { for (i = 2; i <= NF; i++) h[$1, $i] = i; h[$1] = 1; next }
-		v[$1] = $0 }
-	END {
-		split(v["Ip:"], ip); split(v["Tcp:"], tcp); split(v["Icmp:"], icmp)
-		d = ip[h["Ip:", "InDelivers"]] - tcp[h["Tcp:", "InSegs"]]
-		print d - icmp[h["Icmp:", "InMsgs"]] }'
-
-	if [ -n "$1" ]; then
-		ip netns exec "$1" awk "$prog" /proc/net/snmp
-	else
-		awk "$prog" /proc/net/snmp
-	fi
-}
-
 # udp_read NS: datagrams NS's UDP handed to a reader, dropped at a full
 # socket or found no port for
 udp_read()
 {
 	echo $(($(snmp "$1" Udp InDatagrams) + $(snmp "$1" Udp InErrors) +
 		$(snmp "$1" Udp NoPorts)))
-}
-
-udp_arrived_all()
-{
-	[ $(($(udp_arrived "$1") - $2)) -ge "$3" ]
 }
 
 # stall_note WHAT: report BQL stalls since the last check without failing.
