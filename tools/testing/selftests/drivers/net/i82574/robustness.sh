@@ -99,35 +99,62 @@ set_limits()
 	done
 }
 
-# bg_start SECS: iperf3 TCP both ways and UDP, here against the peer
+# listening PORT: an iperf3 server takes connections on PORT in the peer
+listening() { [ -n "$(peer ss -Hltn "sport = :$1")" ]; }
+
+# streaming PORT: the iperf3 client to PORT has its control and data sockets
+streaming() { [ "$(ss -Htun state established "dport = :$1" | wc -l)" -ge 2 ]; }
+
+# bg_start SECS [UDP_ARG]: iperf3 TCP both ways and UDP (out of here, or
+# with UDP_ARG -R into here) against the peer, for at most SECS; returns
+# once all three stream. bg_stop ends them and says whether they carried
+# the load.
 bg_start()
 {
 	local p
 
 	for p in 5201 5202 5203; do
 		peer iperf3 -s -D -p $p -B "$IP4_B" --pidfile "$TMPD/srv$p.pid"
+		wait_for 100 listening $p
 	done
-	sleep 0.5
-	iperf3 -c "$IP4_B" -p 5201 -t "$1" > /dev/null 2>&1 &
+	iperf3 -c "$IP4_B" -p 5201 -t "$1" -J > "$TMPD/bg5201.json" 2>&1 &
 	BG_PIDS+=($!)
-	iperf3 -c "$IP4_B" -p 5202 -t "$1" -R > /dev/null 2>&1 &
+	iperf3 -c "$IP4_B" -p 5202 -t "$1" -J -R > "$TMPD/bg5202.json" 2>&1 &
 	BG_PIDS+=($!)
-	iperf3 -c "$IP4_B" -p 5203 -t "$1" -u -b 20M > /dev/null 2>&1 &
+	iperf3 -c "$IP4_B" -p 5203 -t "$1" -J -u -b 20M ${2:+"$2"} > "$TMPD/bg5203.json" 2>&1 &
 	BG_PIDS+=($!)
+	for p in 5201 5202 5203; do
+		wait_for 300 streaming $p
+	done
 }
 
+# bg_stop: stop the iperf3 clients and servers of bg_start. Fails unless
+# each client was still running (it did not give up on an error, nor run
+# out of time before the case ended) and moved data.
 bg_stop()
 {
-	local p
+	local p res rc=0
 
-	[ ${#BG_PIDS[@]} -gt 0 ] && kill "${BG_PIDS[@]}" 2>/dev/null
+	[ ${#BG_PIDS[@]} -gt 0 ] || return 0
+	kill "${BG_PIDS[@]}" 2>/dev/null
 	wait "${BG_PIDS[@]}" 2>/dev/null
 	BG_PIDS=()
 	for p in "$TMPD"/srv*.pid; do
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 		rm -f "$p"
 	done
+	for p in 5201 5202 5203; do
+		# a client stopped by SIGTERM reports what it moved, then this
+		res=$(json_get "$TMPD/bg$p.json" "'%d %s' % (sum(i['sum']['bytes']
+		      for i in j['intervals']), j.get('error', 'ended before the case'))")
+		if [ "${res#* }" != "interrupt - the client has terminated" ] ||
+		   [ "${res%% *}" -eq 0 ]; then
+			msg "background iperf3 on port $p: ${res:-no result}"
+			rc=1
+		fi
+	done
 	sleep 0.5
+	return $rc
 }
 
 # healthy: after a fault: ping and TCP both work, every queue drains, no
@@ -161,11 +188,11 @@ carrier_down() { ! carrier_up "$@"; }
 
 case_flap()
 {
-	local r nic ifn ns p0 ok=0
+	local r nic ifn ns p0 ok=0 bg
 
 	[ -x "$HOSTCTL" ] || { SKIP="no hostctl (not in the harness guest)"; return 0; }
 	p0=$(rx_total)
-	bg_start $((FLAP_ROUNDS * 4 + 5))
+	bg_start $((FLAP_ROUNDS * 30 + 60))
 	for ((r = 0; r < FLAP_ROUNDS; r++)); do
 		nic=$(((r % 2) ? NIC_B : NIC_A)) ifn=$IF_A ns=
 		[ "$nic" = "$NIC_B" ] && ifn=$IF_B ns=$PEER_NS
@@ -179,8 +206,9 @@ case_flap()
 		sleep 1
 	done
 	bg_stop
+	bg=$?
 	msg "$FLAP_ROUNDS rounds, carrier followed $ok, $(($(rx_total) - p0)) packets received"
-	[ $ok -eq "$FLAP_ROUNDS" ] && healthy
+	[ $ok -eq "$FLAP_ROUNDS" ] && [ $bg -eq 0 ] && healthy
 }
 
 # --- RX page_pool allocation failure ------------------------------------------
@@ -199,11 +227,11 @@ ff_off()
 
 case_ppfail()
 {
-	local f0 f1 p0
+	local f0 f1 p0 bg
 
 	[ -w $FF/inject ] || { SKIP="no fail_function in debugfs"; return 0; }
 	f0=$(alloc_fails) p0=$(rx_total)
-	bg_start 12
+	bg_start 120
 	sleep 2
 	echo page_pool_alloc_pages > $FF/inject || return 1
 	# every 7th allocation fails: the rings run dry and must refill
@@ -216,7 +244,9 @@ case_ppfail()
 	f1=$(alloc_fails)
 	sleep 2
 	bg_stop
+	bg=$?
 	msg "5 s of failures: rx_alloc_fail +$((f1 - f0)), $(($(rx_total) - p0)) packets received"
+	[ $bg -eq 0 ] || return 1
 	[ "$f1" -gt "$f0" ] || { msg "no allocation failure counted"; return 1; }
 	healthy
 }
@@ -248,23 +278,34 @@ ip_err_reaches() { [ $(($(peer_ip_err) - $1)) -ge "$2" ]; }
 case_txmap()
 {
 	local fa=/sys/kernel/debug/$DRIVER/$(nic_bdf $NIC_A)/fail_tx_dma_map
-	local mac sent=0 got e0 e1 d0 drops dropped b s base
+	local mac sent=0 got e0 e1 d0 drops dropped b s base pg rc=0
 
 	[ -d "$fa" ] ||
 		{ SKIP="no fail_tx_dma_map (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"; return 0; }
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
+	pg=/proc/$(pgrep -x kpktgend_0)/make-it-fail
 	mac=$(peer cat "/sys/class/net/$IF_B/address")
 	e0=$(ethstat "$IF_A" "" tx_dma_map_errors) d0=$(sysnet "$IF_A" tx_dropped)
 	base=$(peer_ip_err)
+	# While pktgen runs, only its thread's mappings fail: a failed IPv6
+	# router solicitation, MLD report or ARP reply sent meanwhile would
+	# count as a pktgen frame that did not go out.
+	echo 1 > "$pg" && echo Y > "$fa/task-filter" || return 1
 	echo 0 > "$fa/verbose"
 	echo 10 > "$fa/probability"
 	echo -1 > "$fa/times"
 	for b in 1 16 64; do
-		s=$(pktgen_run "$mac" 3000 $b) || break
+		if ! s=$(pktgen_run "$mac" 3000 $b) || [ -z "$s" ]; then
+			msg "pktgen burst $b did not run"
+			rc=1
+			break
+		fi
 		sent=$((sent + s))
 	done
 	e1=$(ethstat "$IF_A" "" tx_dma_map_errors)
-	iperf3_run "$CASE-tcp" -t 3
+	echo N > "$fa/task-filter"
+	echo 0 > "$pg"
+	iperf3_run "$CASE-tcp" -t 3 || { msg "iperf3 failed"; rc=1; }
 	echo 0 > "$fa/probability"
 	echo 0 > "$fa/times"
 	drops=$(($(ethstat "$IF_A" "" tx_dma_map_errors) - e0))
@@ -275,11 +316,11 @@ case_txmap()
 	sleep 0.5
 	got=$(($(peer_ip_err) - base))
 	msg "pktgen bursts 1/16/64 (sent $sent, map errors $((e1 - e0)), peer got $got)" \
-	    "then iperf3 TCP 3 s, 10% of mappings failed: map errors $drops" \
-	    "in all, tx_dropped +$dropped"
-	[ "$drops" -gt 0 ] && [ "$dropped" -eq "$drops" ] || return 1
-	[ "$got" -eq $((sent - (e1 - e0))) ] || return 1
-	healthy
+	    "then iperf3 TCP 3 s, 10% of mappings failed: map errors +$((drops - (e1 - e0)))," \
+	    "$(json_get "$RESULTS/$CASE-tcp.json" "j['end']['sum_received']['bytes']" 2>/dev/null) bytes" \
+	    "received; in all, tx_dropped +$dropped"
+	[ $rc -eq 0 ] && [ $((e1 - e0)) -gt 0 ] && [ "$drops" -gt $((e1 - e0)) ] &&
+	[ "$dropped" -eq "$drops" ] && [ "$got" -eq $((sent - (e1 - e0))) ] && healthy
 }
 
 # --- TX hang and recovery -----------------------------------------------------
@@ -340,7 +381,7 @@ case_txhang()
 
 case_reconfig()
 {
-	local r n=0 bad=0 p0 cmd
+	local r n=0 bad=0 p0 cmd bg
 	local -a cmds=(
 		"ethtool -G $IF_A rx 128 tx 512" "ethtool -G $IF_A rx 256 tx 256"
 		"ethtool -L $IF_A combined 1" "ethtool -L $IF_A combined 2"
@@ -350,7 +391,7 @@ case_reconfig()
 		"set_limits 8" "set_limits 1" "set_limits 64" "set_limits 0")
 
 	p0=$(rx_total)
-	bg_start $((RECONFIG_ROUNDS * 15 + 10))
+	bg_start $((RECONFIG_ROUNDS * 120 + 60))
 	for ((r = 0; r < RECONFIG_ROUNDS; r++)); do
 		for cmd in "${cmds[@]}"; do
 			n=$((n + 1))
@@ -360,9 +401,10 @@ case_reconfig()
 		done
 	done
 	bg_stop
+	bg=$?
 	msg "$RECONFIG_ROUNDS rounds, $n changes ($bad failed)," \
 	    "$(($(rx_total) - p0)) packets received"
-	[ $bad -eq 0 ] && no_maps_when_down && healthy
+	[ $bad -eq 0 ] && [ $bg -eq 0 ] && no_maps_when_down && healthy
 }
 
 # With DMA-API debug, a closed device must hold no TX mapping: one left
@@ -390,19 +432,21 @@ readdress()
 
 case_teardown()
 {
-	local r bdf drv=/sys/bus/pci/drivers/$DRIVER down=0 unb=0
+	local r bdf drv=/sys/bus/pci/drivers/$DRIVER down=0 unb=0 gone=0 bg
 
 	bdf=$(nic_bdf $NIC_A)
-	bg_start $((IFDOWN_ROUNDS + UNBIND_ROUNDS * 5 + 10))
+	# UDP into NIC A: a UDP sender here gives up (ENETUNREACH) at the first
+	# ifdown, which takes its route away
+	bg_start $((IFDOWN_ROUNDS * 10 + UNBIND_ROUNDS * 60 + 60)) -R
 	for ((r = 0; r < IFDOWN_ROUNDS; r++)); do
 		ip link set "$IF_A" down && ip link set "$IF_A" up && down=$((down + 1))
 		sleep 0.2
 	done
 	wait_for 100 carrier_up "$IF_A"
 	sleep 1
-	# a new netdev starts its counters at zero
-	[ "$(timeouts)" -eq "$TIMEOUTS" ] || { msg "TX timeout"; return 1; }
 	for ((r = 0; r < UNBIND_ROUNDS; r++)); do
+		# the netdev takes its counters along: keep its TX timeouts
+		gone=$((gone + $(ethstat "$IF_A" "" tx_timeouts)))
 		echo "$bdf" > $drv/unbind || break
 		echo "$bdf" > $drv/bind || break
 		wait_for 100 nic_home $NIC_A || break
@@ -411,12 +455,17 @@ case_teardown()
 		sleep 1
 	done
 	bg_stop
+	bg=$?
 	readdress
-	TIMEOUTS=$(timeouts)
 	[ -e "/sys/module/$DRIVER/initstate" ] ||
 		msg "$DRIVER is built in: no module unload/reload"
-	msg "ifdown/ifup $down/$IFDOWN_ROUNDS, unbind/bind $unb/$UNBIND_ROUNDS under iperf3"
-	[ $down -eq "$IFDOWN_ROUNDS" ] && [ $unb -eq "$UNBIND_ROUNDS" ] && healthy
+	msg "ifdown/ifup $down/$IFDOWN_ROUNDS, unbind/bind $unb/$UNBIND_ROUNDS under iperf3," \
+	    "TX timeouts +$(($(timeouts) + gone - TIMEOUTS))"
+	# the baseline of before the rounds, less what the unbound netdevs
+	# counted: healthy() fails on any TX timeout during the rounds
+	TIMEOUTS=$((TIMEOUTS - gone))
+	[ $down -eq "$IFDOWN_ROUNDS" ] && [ $unb -eq "$UNBIND_ROUNDS" ] && [ $bg -eq 0 ] &&
+		healthy
 }
 
 # --- bad frames from the wire --------------------------------------------------
@@ -586,12 +635,12 @@ case_knobs()
 
 case_soak()
 {
-	local mac base sent=0 end chunks=0 s got lim pid p0
+	local mac base sent=0 end chunks=0 s got lim pid p0 rc=0
 
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
 	mac=$(peer cat "/sys/class/net/$IF_B/address")
 	p0=$(rx_total)
-	bg_start $((SOAK_SECS + 5))
+	bg_start $((SOAK_SECS + 120))
 	(
 		while :; do
 			for lim in 0 1 8 64 3 0 16; do
@@ -604,20 +653,25 @@ case_soak()
 	base=$(peer_ip_err)
 	end=$((SECONDS + SOAK_SECS))
 	while [ $SECONDS -lt $end ]; do
-		s=$(pktgen_run "$mac" 2000 $(((chunks % 2) ? 16 : 1))) || break
+		if ! s=$(pktgen_run "$mac" 2000 $(((chunks % 2) ? 16 : 1))) ||
+		   [ -z "$s" ]; then
+			msg "pktgen run $chunks did not run"
+			rc=1
+			break
+		fi
 		sent=$((sent + s)) chunks=$((chunks + 1))
 	done
 	kill $pid
 	wait $pid 2>/dev/null
 	set_limits 0
-	bg_stop
+	bg_stop || rc=1
 	wait_for 50 ip_err_reaches "$base" "$sent"
 	sleep 0.5
 	got=$(($(peer_ip_err) - base))
 	msg "$SOAK_SECS s: $chunks pktgen runs, sent $sent, peer got $got;" \
 	    "$(($(rx_total) - p0)) packets received in all"
 	# nothing sent proves nothing (a stale interface name, say)
-	[ "$sent" -gt 0 ] && [ "$got" -eq "$sent" ] && healthy
+	[ $rc -eq 0 ] && [ "$sent" -gt 0 ] && [ "$got" -eq "$sent" ] && healthy
 }
 
 # --- main ---------------------------------------------------------------------
