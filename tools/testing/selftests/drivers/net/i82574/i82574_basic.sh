@@ -153,7 +153,8 @@ udp_ok()
 	arr=$(($(udp_arrived "$rns") - arr0))
 	ktap_print_msg "$name: UDP out $out, arrived $arr; iperf3:" \
 		"$(json_get "${RESULTS:-/tmp}/$name.json" \
-		"'%d packets, %d lost' % (j['end']['sum']['packets'], j['end']['sum']['lost_packets'])")"
+		"'%d packets, %d lost' % (j['end']['sum']['packets'],
+		 j['end']['sum']['lost_packets'])")"
 	[ "$out" -gt 0 ] && [ "$arr" -eq "$out" ]
 }
 check "iperf3 UDP out of the namespace" udp_ok out
@@ -610,7 +611,8 @@ check "under traffic: ethtool -L combined 2" \
 	reconf eval 'ethtool -L $IF_A combined 2 && [ "$(chan_cur $IF_A)" = 2 ] &&
 		     [ $(ls -d /sys/class/net/$IF_A/queues/rx-* | wc -l) = 2 ] &&
 		     rings_hw $IF_A 2 512 128 && coal_hw $IF_A 2 100'
-check "under traffic: -G rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 tx-usecs $TX_USECS0 adaptive-rx $ADAPT0" \
+restore="-G rx $RING_RX0 tx $RING_TX0, -C rx-usecs $USECS0 tx-usecs $TX_USECS0"
+check "under traffic: $restore adaptive-rx $ADAPT0" \
 	reconf eval 'ethtool -G $IF_A rx $RING_RX0 tx $RING_TX0 &&
 		     ethtool -C $IF_A adaptive-rx $ADAPT0 rx-usecs $USECS0 \
 			tx-usecs $TX_USECS0 &&

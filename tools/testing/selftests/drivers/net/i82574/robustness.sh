@@ -317,7 +317,8 @@ case_txmap()
 	got=$(($(peer_ip_err) - base))
 	msg "pktgen bursts 1/16/64 (sent $sent, map errors $((e1 - e0)), peer got $got)" \
 	    "then iperf3 TCP 3 s, 10% of mappings failed: map errors +$((drops - (e1 - e0)))," \
-	    "$(json_get "$RESULTS/$CASE-tcp.json" "j['end']['sum_received']['bytes']" 2>/dev/null) bytes" \
+	    "$(json_get "$RESULTS/$CASE-tcp.json" \
+		"j['end']['sum_received']['bytes']" 2>/dev/null) bytes" \
 	    "received; in all, tx_dropped +$dropped"
 	[ $rc -eq 0 ] && [ $((e1 - e0)) -gt 0 ] && [ "$drops" -gt $((e1 - e0)) ] &&
 	[ "$dropped" -eq "$drops" ] && [ "$got" -eq $((sent - (e1 - e0))) ] && healthy

@@ -78,7 +78,8 @@ for prog in $PROGS; do
 		case $res in
 		"not ok "*) ktap_test_fail "upstream $prog: $(echo "$res" | cut -d' ' -f4-)" ;;
 		*"# SKIP"*|*"# XFAIL"*)
-			ktap_test_skip "upstream $prog: $(echo "$res" | cut -d' ' -f3- | sed 's/ # / (/; s/$/)/')" ;;
+			ktap_test_skip "upstream $prog: $(echo "$res" | cut -d' ' -f3- |
+				sed 's/ # / (/; s/$/)/')" ;;
 		*) ktap_test_pass "upstream $prog: $(echo "$res" | cut -d' ' -f3-)" ;;
 		esac
 	done < "/tmp/upstream-$$.cases"
