@@ -5,7 +5,8 @@
   badframes.py recv PORT COUNT IDLE_S
       UDP receiver: every datagram carries a sequence number and the CRC32
       of its body; prints JSON {"good", "corrupt", "dup", "missing"} once
-      COUNT datagrams arrived or nothing came for IDLE_S seconds.
+      COUNT datagrams arrived or nothing came for IDLE_S seconds (120 s
+      before the first).
   badframes.py send IFNAME DST_MAC DST_IP PORT ROUNDS [BIG]
       From IFNAME: ROUNDS rounds of one good UDP datagram (kernel socket)
       and one bad frame of each kind (AF_PACKET); BIG adds frames longer
@@ -115,9 +116,15 @@ def recv(port, count, idle):
     seen, corrupt, dup = set(), 0, 0
     # ready for the sender
     print("ready", flush=True)
+    # IDLE seconds without a datagram end the count, but only once the
+    # first one is in: a sender started after "ready" can take longer than
+    # that to get going on a loaded debug kernel, and a receiver gone by
+    # then makes it fail with ECONNREFUSED
+    first = True
     while len(seen) < count:
-        if not select.select([s], [], [], idle)[0]:
+        if not select.select([s], [], [], 120 if first else idle)[0]:
             break
+        first = False
         d = s.recv(65536)
         if len(d) < 12:
             corrupt += 1
