@@ -23,22 +23,23 @@ BOTH_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
 )
 # Two debug boots (DEBUG1, DEBUG2) run side by side: see the lanes below.
+# The TEST_TIMEOUTs are hang guards, with room for a boot beside another.
 DEBUG1_TESTS=(
+	"${BOTH_TESTS[@]}"
 	# every knob value took 400 s on this kernel; one of each kind, 227 s
-	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=900:$SEL/robustness.sh"
+	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
 	# about 500 s here since the per-queue check steers both queue pairs
-	"TEST_TIMEOUT=900:$SEL/i82574_basic.sh"
+	"TEST_TIMEOUT=1800:$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
 	# dispatch_limit with the deferral on (64): every send path, exact
 	# counts, limit changes under load; UDP slow enough for this kernel's
 	# receiver to keep up (at 20M it dropped 77 of 564 off a full ring).
-	"LIMITS=64,PKTGEN_COUNT=300,AFP_COUNT=200,IPERF_TIME=1,PING_COUNT=10,UDP_RATE=2M,TEST_TIMEOUT=1200:$SEL/dispatch_limit_traffic.sh"
+	"LIMITS=64,PKTGEN_COUNT=300,AFP_COUNT=200,IPERF_TIME=1,PING_COUNT=10,UDP_RATE=2M,TEST_TIMEOUT=1800:$SEL/dispatch_limit_traffic.sh"
 )
 DEBUG2_TESTS=(
-	"${BOTH_TESTS[@]}"
-	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2:$SEL/robustness.sh"
-	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10:$SEL/robustness.sh"
-	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=900:$SEL/dispatch_limit_forward.sh"
+	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
+	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10,TEST_TIMEOUT=1200:$SEL/robustness.sh"
+	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 )
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
@@ -161,10 +162,11 @@ vm_tests() {
 	fi
 }
 
-# The VM boots run in two lanes beside the host steps, both started once
-# the perf kernel is built: lane 2 runs the perf and pci=nomsi boots and
-# then debug part 2, lane 1 debug part 1; a debug boot waits for the debug
-# kernel's build. A boot alone keeps 1.2 of the host's 2 cores busy
+# The VM boots run in two lanes once the host steps are done: lane 2 runs
+# the perf and pci=nomsi boots and then debug part 2, lane 1 debug part 1.
+# (Started beside the debug build, static and distro steps, a boot with
+# three other jobs on the two cores ran 4x slower and a debug program
+# overran its 900 s guard.) A boot alone keeps 1.2 of the host's 2 cores busy
 # (its test programs mostly run one at a time, and TCG spends nothing on
 # an idle vCPU), so two lanes use the machine better than one. VM_LANES=1 runs every
 # boot at the end, one after the other. Debug part 2 boots without KUnit
@@ -178,7 +180,7 @@ want vm-debug && lane2+=(debug-2) && lane1+=(debug-1)
 DEBUG_STATE=$RES/.debug-kernel
 rm -f "$DEBUG_STATE"
 
-# start_lanes: once, after the perf kernel
+# start_lanes: the two lanes, in the background
 start_lanes() {
 	[ $lanes = 2 ] && [ $started = 0 ] || return 0
 	started=1
@@ -229,7 +231,6 @@ PY
 }
 
 want debug || echo ready > "$DEBUG_STATE"
-want perf || start_lanes
 host_ok=1
 for s in "${steps[@]}"; do
 	case $s in
@@ -237,7 +238,7 @@ for s in "${steps[@]}"; do
 	tree) step tree "$TOP/harness/tree.sh" || { host_ok=0; break; } ;;
 	patches) step patches "$TOP/harness/patches.sh" --verify ;;
 	checkpatch) step checkpatch do_checkpatch ;;
-	perf) step kernel-perf "$TOP/harness/kbuild.sh" perf; start_lanes ;;
+	perf) step kernel-perf "$TOP/harness/kbuild.sh" perf ;;
 	debug)
 		if step kernel-debug "$TOP/harness/kbuild.sh" debug; then
 			echo ready > "$DEBUG_STATE"
@@ -252,8 +253,12 @@ for s in "${steps[@]}"; do
 	esac
 done
 [ -s "$DEBUG_STATE" ] || echo failed > "$DEBUG_STATE"
-if [ $lanes = 1 ] && [ $host_ok = 1 ]; then
-	run_boots "${lane2[@]}" "${lane1[@]}"
+if [ $host_ok = 1 ]; then
+	if [ $lanes = 1 ]; then
+		run_boots "${lane2[@]}" "${lane1[@]}"
+	else
+		start_lanes
+	fi
 fi
 wait
 
