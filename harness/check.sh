@@ -22,7 +22,7 @@ BOTH_TESTS=(
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/dispatch_limit_abi.sh"
 )
-# Two debug boots (DEBUG1, DEBUG2) run side by side: see the lanes below.
+# The debug list runs in two boots (DEBUG1, DEBUG2): see the VM lanes below.
 # The TEST_TIMEOUTs are hang guards, with room for a boot beside another.
 DEBUG1_TESTS=(
 	"${BOTH_TESTS[@]}"
