@@ -95,7 +95,7 @@ set +e
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 0 ] || die "$flavour kernel build failed"
-# only a build that compiled nearly everything is a useful total
+# only a build that ran more than half the expected steps is a useful total
 steps=$(cat "$steps_file.new"); rm -f "$steps_file.new"
 [ "${steps:-0}" -gt $((total / 2)) ] && echo "$steps" > "$steps_file"
 log "$flavour kernel: $OUT/arch/x86/boot/bzImage"
