@@ -79,6 +79,7 @@ mkdir -p "$RES"
 NOTES=$RES/.notes
 : > "$NOTES"
 : > "$RES/.over"
+: > "$RES/.times"
 t_all=$SECONDS
 
 # note pass|fail|skip WHAT: one result; appended to a file so that steps
@@ -88,9 +89,11 @@ note() {
 	echo "$1 $2"
 }
 
-# budget NAME SECONDS: warn when a step took longer than it should
+# budget NAME SECONDS: warn when a step took longer than it should; keep
+# the time for the closing summary
 budget() {
 	local b=${BUDGET[$1]:-}
+	echo "$1 $2" >> "$RES/.times"
 	[ -n "$b" ] && [ "$2" -gt "$b" ] || return 0
 	echo "$1 took $2 s, budget $b s" >> "$RES/.over"
 	echo "warning: $1 took $2 s, over its budget of $b s"
@@ -131,6 +134,14 @@ do_checkpatch() {
 	return $bad
 }
 
+# vm_failure LOG: vm.py's problems on one line, a splat's first line
+# included (CI keeps only the tail of the output)
+vm_failure() {
+	awk '/vm: FAIL/ { sub(/^.*vm: FAIL: /, ""); out = out sep $0; sep = "; "
+		if (/kernel splat:$/) { getline; sub(/^ +/, ""); out = out " " $0 } }
+		END { print out }' "$1"
+}
+
 # vm_tests NAME KERNEL LIST [VM.PY ARGS]: boot KERNEL, run the kselftest
 # programs of ${LIST}_TESTS, count every KTAP case, hold the results
 # against the manifest (harness/manifest: the programs this boot must run,
@@ -153,12 +164,12 @@ vm_tests() {
 		skip) echo "skip [$k] $what" ;;
 		esac
 	done < <(grep -v '^{' "$out/cases.txt")
+	budget "vm-$k" $((SECONDS - t))
 	if [ $rc -eq 0 ]; then
 		note pass "vm-$k: boot, tests, no splat ($((SECONDS - t)) s)"
-		budget "vm-$k" $((SECONDS - t))
 	else
 		sed 's/^/    /' "$RES/vm-$k.log" | grep -v '^    \[' | tail -n 25
-		note fail "vm-$k: $(grep -h 'vm: FAIL' "$RES/vm-$k.log" | head -1)"
+		note fail "vm-$k: $(vm_failure "$RES/vm-$k.log")"
 	fi
 }
 
@@ -265,6 +276,8 @@ echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s$
 cp "$NOTES" "$RES/summary.txt"
 passed=$(grep -c '^pass' "$NOTES")
 failed=$(grep -c '^fail' "$NOTES")
+# each step's time on one line (CI keeps only the tail of the output)
+echo "steps (s): $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$RES/.times")"
 if [ -s "$RES/.over" ]; then
 	echo "over budget (warnings):"
 	sed 's/^/  /' "$RES/.over"

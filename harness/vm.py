@@ -162,6 +162,16 @@ EXPECT_WD = re.compile(r"I82574-HARNESS: expect-watchdog(-done)? (\S+)")
 WATCHDOG = re.compile(r"\s(\S+): NETDEV WATCHDOG: ")
 
 
+def last_line(path):
+    """The console's last non-blank line, shortened: a panic's or QEMU's own."""
+    last = ""
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.strip():
+                last = line.strip()
+    return last[:200] or "none"
+
+
 def scan(paths):
     hits = []
     for p in paths:
@@ -292,7 +302,9 @@ def main():
     if timed_out:
         problems.append("timeout after %d s" % a.timeout)
     elif status is None:
-        problems.append("guest stopped without finishing its job")
+        # CI keeps only the tail of the output: say how it stopped
+        problems.append("guest stopped without finishing its job (QEMU exit %d, last console"
+                        " line: %s)" % (proc.returncode, last_line(log_path)))
     elif status != 0:
         problems.append("job exited %d" % status)
     splats = scan([log_path, os.path.join(res, "dmesg.txt")])
