@@ -12,12 +12,14 @@
 # picks other programs, e.g. hw/pp_alloc_fail.py, which is not in the
 # default set: it wants more than 15,000 received packets a second (748
 # on the debug kernel under TCG), and on the perf kernel, which has no
-# fail_function, it did not end within its 120 s.
+# fail_function, it did not end within its 120 s. PROG_TIMEOUT=seconds
+# is each program's hang guard (default 120).
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 PROGS=${PROGS:-ping.py+stats.py+queues.py}
 PROGS=${PROGS//+/ }
+PROG_TIMEOUT=${PROG_TIMEOUT:-120}
 
 ktap_print_header
 if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
@@ -40,7 +42,7 @@ for prog in $PROGS; do
 		NETIF=$IF_A LOCAL_V4=$IP4_A REMOTE_V4=$IP4_B \
 		LOCAL_V6=$IP6_A REMOTE_V6=$IP6_B \
 		REMOTE_TYPE=netns REMOTE_ARGS=$PEER_NS \
-			timeout -k 5 120 python3 "./$prog"
+			timeout -k 5 "$PROG_TIMEOUT" python3 "./$prog"
 	) > "/tmp/upstream-$$.$n" 2>&1
 	echo $? > "/tmp/upstream-$$.$n.rc"
 done
