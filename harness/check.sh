@@ -21,7 +21,8 @@ SEL=tools/testing/selftests/drivers/net/i82574
 # each (DEBUG1, DEBUG2): a debug guest of one vCPU starts a process in
 # 0.4 s beside another such guest, one of two vCPUs in 0.65 s alone. The
 # tests that need two CPUs at once (two pktgen threads on one queue,
-# limit flips under load from both) run last in a two-vCPU boot alone
+# limit flips under load from both, upstream ping.py's socat within 5 s)
+# run last in a two-vCPU boot alone
 # (DEBUG_SMP). The TEST_TIMEOUTs are hang guards, with room for a boot
 # beside another.
 DEBUG1_TESTS=(
@@ -34,8 +35,6 @@ DEBUG1_TESTS=(
 )
 DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
-	# ping.py overran its 120 s here (2-vCPU boot: the three in 173 s)
-	"PROG_TIMEOUT=300:$SEL/upstream_py.sh"
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
 	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 )
@@ -45,6 +44,11 @@ DEBUG_SMP_TESTS=(
 	# receiver to keep up (at 20M it dropped 77 of 564 off a full ring).
 	"LIMITS=64,PKTGEN_COUNT=300,AFP_COUNT=200,IPERF_TIME=1,PING_COUNT=10,UDP_RATE=2M,TEST_TIMEOUT=1800:$SEL/dispatch_limit_traffic.sh"
 	"CASES=reconfig+teardown+soak,RECONFIG_ROUNDS=1,IFDOWN_ROUNDS=3,UNBIND_ROUNDS=2,SOAK_SECS=10,TEST_TIMEOUT=1200:$SEL/robustness.sh"
+	# On one vCPU beside another boot, ping.py did not end in 120 s, nor
+	# in 300. Likely (not traced): upstream's wait_port_listen() gives
+	# socat 5 s to listen, and once it raises, bkg(exit_wait=True) waits
+	# for a listener that nobody connects to.
+	"$SEL/upstream_py.sh"
 )
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
