@@ -194,7 +194,7 @@ def scan(paths):
 
 
 RUNNING = re.compile(r"# I82574-HARNESS: running (\S+)")
-FINISHED = re.compile(r"# I82574-HARNESS: (\S+) exit (\d+)")
+FINISHED = re.compile(r"# I82574-HARNESS: (\S+) exit (\d+)(?:, (\d+) processes)?")
 GUEST_UP = re.compile(r"I82574-HARNESS: guest up after ([0-9.]+) s")
 
 
@@ -226,8 +226,11 @@ class Progress:
         m = FINISHED.search(line)
         if m and self.started:
             secs = round(time.time() - self.started, 1)
-            self.programs.append({"spec": m.group(1), "rc": int(m.group(2)), "seconds": secs})
-            self.say("%s exit %s after %.0f s" % (m.group(1), m.group(2), secs))
+            procs = int(m.group(3)) if m.group(3) else None
+            self.programs.append({"spec": m.group(1), "rc": int(m.group(2)),
+                                  "seconds": secs, "processes": procs})
+            self.say("%s exit %s after %.0f s%s" % (m.group(1), m.group(2), secs,
+                     ", %d processes" % procs if procs is not None else ""))
             self.started = None
 
 

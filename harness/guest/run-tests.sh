@@ -6,11 +6,49 @@
 # settings timeout (TEST_TIMEOUT=seconds, in the environment or among a
 # spec's VARs, overrides it).
 # KTAP output goes to the console and to /run/results/ktap/<name>.tap, the
-# exit code to /run/results/ktap/<name>.rc.
+# exit code to /run/results/ktap/<name>.rc, and what each case took to
+# <name>.cases: "CASE SECONDS PROCESSES" (to a second; processes started
+# in the guest meanwhile, each of which costs 0.4-0.7 s on the debug kernel).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${BUILD:-$TOP/build}/linux
 export RESULTS=/run/results
 mkdir -p "$RESULTS/ktap"
+
+# processes: how many the guest has started since boot, in $PROCS
+processes()
+{
+	local k v
+
+	while read -r k v; do
+		[ "$k" = processes ] && break
+	done < /proc/stat
+	PROCS=$v
+}
+
+# case_times TAP RC: once a second until RC exists, note each KTAP result
+# line new in TAP with the seconds and processes since the one before (no
+# process of its own: a FIFO held open at both ends times the wait)
+case_times()
+{
+	local fifo=/tmp/case-times.$$ seen=0 n t=$SECONDS p l last=0
+
+	mkfifo "$fifo" && exec 3<> "$fifo" && rm -f "$fifo" || return
+	processes
+	p=$PROCS
+	while [ $last = 0 ]; do
+		read -r -t 1 -u 3
+		[ -e "$2" ] && last=1
+		n=0
+		while read -r l; do
+			[[ $l == "ok "* || $l == "not ok "* ]] || continue
+			n=$((n + 1))
+			[ $n -gt $seen ] || continue
+			processes
+			echo "$n $((SECONDS - t)) $((PROCS - p))"
+			t=$SECONDS p=$PROCS seen=$n
+		done < "$1"
+	done
+}
 
 for spec in "$@"; do
 	vars=(); path=$spec
@@ -28,10 +66,20 @@ for spec in "$@"; do
 		[[ $v == TEST_TIMEOUT=* ]] && limit=${v#TEST_TIMEOUT=}
 	done
 	echo "# I82574-HARNESS: running $spec"
+	processes
+	p0=$PROCS
+	: > "$RESULTS/ktap/$name.tap"
+	rm -f "$RESULTS/ktap/$name.rc"
+	case_times "$RESULTS/ktap/$name.tap" "$RESULTS/ktap/$name.rc" \
+		> "$RESULTS/ktap/$name.cases" &
+	timer=$!
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \
 		> "$RESULTS/ktap/$name.tap" 2>&1
-	echo $? > "$RESULTS/ktap/$name.rc"
+	rc=$?
+	echo $rc > "$RESULTS/ktap/$name.rc"
+	wait $timer
+	processes
 	sed 's/^/  /' "$RESULTS/ktap/$name.tap"
-	echo "# I82574-HARNESS: $spec exit $(cat "$RESULTS/ktap/$name.rc")"
+	echo "# I82574-HARNESS: $spec exit $rc, $((PROCS - p0)) processes"
 done
 exit 0

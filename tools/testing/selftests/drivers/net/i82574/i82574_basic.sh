@@ -93,13 +93,12 @@ fi
 
 link_ok()
 {
-	local ifn=$1 ns=$2 st
+	local ifn=$1 ns=$2
 
-	st=$(in_ns "$ns" ip -j link show "$ifn") || return 1
-	echo "$st" > "$TMPD/link.json"
-	[ "$(json_get "$TMPD/link.json" "j[0]['operstate']")" = UP ] || return 1
-	[ "$(in_ns "$ns" cat "/sys/class/net/$ifn/carrier")" = 1 ] || return 1
-	in_ns "$ns" ethtool "$ifn" | grep -q 'Link detected: yes'
+	[[ $(in_ns "$ns" ip -o link show dev "$ifn") == *" state UP "* ]] ||
+		return 1
+	carrier_up "$ifn" "$ns" || return 1
+	[[ $(in_ns "$ns" ethtool "$ifn") == *"Link detected: yes"* ]]
 }
 check "link up, carrier and ethtool link on both ends" \
 	eval 'link_ok "$IF_A" "" && link_ok "$IF_B" "$PEER_NS"'
@@ -149,7 +148,7 @@ udp_ok()
 	iperf3_run "$name" -u -b 50M -t 2 "$@" || return 1
 	out=$(($(snmp "$sns" Udp OutDatagrams) - out0))
 	wait_for 100 udp_arrived_all "$rns" "$arr0" "$out"
-	sleep 0.3
+	nap 0.3
 	arr=$(($(udp_arrived "$rns") - arr0))
 	ktap_print_msg "$name: UDP out $out, arrived $arr; iperf3:" \
 		"$(json_get "${RESULTS:-/tmp}/$name.json" \
@@ -192,16 +191,29 @@ ifindex()
 
 # queue_took SIDE IFINDEX Q: from snapshot pre$Q to post$Q, tx-Q and rx-Q of
 # IFINDEX moved packets and the other queue pair's moved none
+# qs_load FILE IFINDEX ARRAY: IFINDEX's "type id" -> packets from FILE
+qs_load()
+{
+	local -n to=$3
+	local i t q n
+
+	to=()
+	while read -r i t q n; do
+		[ "$i" = "$2" ] && to["$t $q"]=$n
+	done < "$1"
+}
+
 queue_took()
 {
 	local t q b a d rc=0 m="ifindex $2, steered to $3:"
+	local -A pre post
 
+	qs_load "$TMPD/$1.pre$3" "$2" pre
+	qs_load "$TMPD/$1.post$3" "$2" post
 	for t in tx rx; do
 		for q in 0 1; do
-			b=$(awk -v i="$2" -v t=$t -v q=$q \
-				'$1==i && $2==t && $3==q {print $4}' "$TMPD/$1.pre$3")
-			a=$(awk -v i="$2" -v t=$t -v q=$q \
-				'$1==i && $2==t && $3==q {print $4}' "$TMPD/$1.post$3")
+			b=${pre["$t $q"]:-}
+			a=${post["$t $q"]:-}
 			if [ -z "$a" ] || [ -z "$b" ]; then
 				m+=" $t-$q none"
 				rc=1
@@ -549,18 +561,21 @@ coal_hw()
 }
 
 # counters_sample: append one line of rx/tx packets/bytes of both ends
+# (the same dev_get_stats() as ip -s; the peer's in one process, as that
+# costs 0.4-0.7 s on the debug kernel)
+STATS=(rx_packets rx_bytes tx_packets tx_bytes)
 counters_sample()
 {
-	{ ip -s -j link show "$IF_A"; } > "$TMPD/sa.json" &&
-		peer ip -s -j link show "$IF_B" > "$TMPD/sb.json" || return 1
-	python3 -c '
-import json, sys
-out = []
-for f in sys.argv[1:]:
-    s = json.load(open(f))[0]["stats64"]
-    out += [s["rx"]["packets"], s["rx"]["bytes"], s["tx"]["packets"],
-            s["tx"]["bytes"]]
-print(*out)' "$TMPD/sa.json" "$TMPD/sb.json" >> "$TMPD/samples"
+	local k line=() peer_line
+
+	for k in "${STATS[@]}"; do
+		rd "/sys/class/net/$IF_A/statistics/$k" || return 1
+		line+=("$RD")
+	done
+	peer_line=$(peer cat "${STATS[@]/#//sys/class/net/$IF_B/statistics/}") ||
+		return 1
+	# shellcheck disable=SC2086 # four lines into four words
+	echo "${line[@]}" $peer_line >> "$TMPD/samples"
 }
 
 RING_RX0=$(ring_cur "$IF_A" RX)
@@ -579,18 +594,27 @@ counters_sample
 ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
 	--pidfile "$TMPD/iperf3-srv.pid"
 wait_for 30 test -s "$TMPD/iperf3-srv.pid"
+# flow_now: "RX TX" bytes of $IF_A so far in $FLOW
+flow_now()
+{
+	rd "/sys/class/net/$IF_A/statistics/rx_bytes" || return 1
+	FLOW=$RD
+	rd "/sys/class/net/$IF_A/statistics/tx_bytes" || return 1
+	FLOW+=" $RD"
+}
 # flowing: both directions of $IF_A moved 64 KiB since $FLOW0
-flow_bytes() { cat "/sys/class/net/$IF_A/statistics/$1_bytes"; }
 flowing()
 {
-	[ $(($(flow_bytes rx) - ${FLOW0% *})) -ge 65536 ] &&
-		[ $(($(flow_bytes tx) - ${FLOW0#* })) -ge 65536 ]
+	flow_now || return 1
+	[ $((${FLOW% *} - ${FLOW0% *})) -ge 65536 ] &&
+		[ $((${FLOW#* } - ${FLOW0#* })) -ge 65536 ]
 }
 
 # -t is only a ceiling: the client runs until both directions have moved
 # data after the last reconfiguration, then gets SIGTERM (on a slow guest
 # the reconfigurations outlast any fixed run)
-FLOW0="$(flow_bytes rx) $(flow_bytes tx)"
+flow_now
+FLOW0=$FLOW
 iperf3 -c "$IP4_B" -J -t 900 -P 2 --bidir \
 	> "${RESULTS:-/tmp}/reconfig-$DRIVER.json" &
 BG_PID=$!
@@ -604,7 +628,7 @@ reconf()
 	local rc=0
 
 	"$@" || rc=1
-	sleep 0.5
+	nap 0.5
 	counters_sample || rc=1
 	return $rc
 }
@@ -636,20 +660,22 @@ check "under traffic: $restore adaptive-rx $ADAPT0" \
 
 bg_iperf_ok()
 {
-	local f=${RESULTS:-/tmp}/reconfig-$DRIVER.json bytes rbytes moved=1
+	local f=${RESULTS:-/tmp}/reconfig-$DRIVER.json err bytes rbytes moved=1
 
-	FLOW0="$(flow_bytes rx) $(flow_bytes tx)"
+	flow_now
+	FLOW0=$FLOW
 	wait_for 600 flowing || moved=0
 	kill "$BG_PID"
 	wait "$BG_PID"
 	BG_PID=
 	wait_for 50 test ! -e "$TMPD/iperf3-srv.pid"
 	counters_sample
+	IFS=$'\t' read -r err bytes rbytes <<< "$(json_get "$f" \
+		"'%s\t%d\t%d' % (j.get('error'),
+		 sum(i['sum']['bytes'] for i in j['intervals']),
+		 sum(i['sum_bidir_reverse']['bytes'] for i in j['intervals']))")"
 	# stopped by SIGTERM, it reports what it moved with this error only
-	[ "$(json_get "$f" "j.get('error')")" = \
-	  "interrupt - the client has terminated" ] || return 1
-	bytes=$(json_get "$f" "sum(i['sum']['bytes'] for i in j['intervals'])")
-	rbytes=$(json_get "$f" "sum(i['sum_bidir_reverse']['bytes'] for i in j['intervals'])")
+	[ "$err" = "interrupt - the client has terminated" ] || return 1
 	ktap_print_msg "iperf3 across reconfiguration: $bytes bytes out," \
 		"$rbytes bytes back; both ways after the last one: $moved"
 	[ "$bytes" -gt 0 ] && [ "$rbytes" -gt 0 ] && [ $moved = 1 ]

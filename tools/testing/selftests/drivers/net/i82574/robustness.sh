@@ -77,16 +77,31 @@ snmp()
 		else if (c) print $c }' /proc/net/snmp /proc/net/netstat
 }
 
-sysnet() { in_ns "$3" cat "/sys/class/net/$1/statistics/$2"; }
+# (here without a process: each costs 0.4-0.7 s on the debug kernel)
+sysnet()
+{
+	if [ -n "${3:-}" ]; then
+		in_ns "$3" cat "/sys/class/net/$1/statistics/$2"
+	else
+		rd "/sys/class/net/$1/statistics/$2" && echo "$RD"
+	fi
+}
 
 # bql_idle IFNAME NETNS: nothing in flight on any TX queue
 bql_idle()
 {
-	local f
+	local f v q=/sys/class/net/$1/queues
 
-	for f in $(in_ns "$2" sh -c "ls /sys/class/net/$1/queues/tx-*/byte_queue_limits/inflight")
-	do
-		[ "$(in_ns "$2" cat "$f")" -eq 0 ] || return 1
+	if [ -z "$2" ]; then
+		for f in "$q"/tx-*/byte_queue_limits/inflight; do
+			rd "$f" && [ "$RD" -eq 0 ] || return 1
+		done
+		return 0
+	fi
+	v=$(in_ns "$2" sh -c "cat $q/tx-*/byte_queue_limits/inflight") || return 1
+	[ -n "$v" ] || return 1
+	for f in $v; do
+		[ "$f" -eq 0 ] || return 1
 	done
 }
 
@@ -103,7 +118,7 @@ set_limits()
 listening() { [ -n "$(peer ss -Hltn "sport = :$1")" ]; }
 
 # streaming PORT: the iperf3 client to PORT has its control and data sockets
-streaming() { [ "$(ss -Htun state established "dport = :$1" | wc -l)" -ge 2 ]; }
+streaming() { [[ $(ss -Htun state established "dport = :$1") == *$'\n'* ]]; }
 
 # bg_start [UDP_ARG]: iperf3 TCP both ways and UDP (out of here, or with
 # UDP_ARG -R into here) against the peer; returns once all three stream.
@@ -129,12 +144,25 @@ bg_start()
 	done
 }
 
+# BG_PY DIR PORT...: "PORT BYTES ERROR" of each client's JSON result (one
+# python3 for all: its start-up takes 3 s on the debug kernel)
+BG_PY='
+import json, sys
+for p in sys.argv[2:]:
+    try:
+        j = json.load(open("%s/bg%s.json" % (sys.argv[1], p)))
+        print(p, sum(i["sum"]["bytes"] for i in j["intervals"]),
+              j.get("error", "ended before the case"))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(p, 0, "no result:", e)
+'
+
 # bg_stop: stop the iperf3 clients and servers of bg_start. Fails unless
 # each client was still running (it did not give up on an error, nor run
 # out of time before the case ended) and moved data.
 bg_stop()
 {
-	local p res rc=0
+	local p res rc=0 n=0
 
 	[ ${#BG_PIDS[@]} -gt 0 ] || return 0
 	kill "${BG_PIDS[@]}" 2>/dev/null
@@ -144,17 +172,17 @@ bg_stop()
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 		rm -f "$p"
 	done
-	for p in 5201 5202 5203; do
-		# a client stopped by SIGTERM reports what it moved, then this
-		res=$(json_get "$TMPD/bg$p.json" "'%d %s' % (sum(i['sum']['bytes']
-		      for i in j['intervals']), j.get('error', 'ended before the case'))")
+	# a client stopped by SIGTERM reports what it moved, then this error
+	while read -r p res; do
+		n=$((n + 1))
 		if [ "${res#* }" != "interrupt - the client has terminated" ] ||
 		   [ "${res%% *}" -eq 0 ]; then
-			msg "background iperf3 on port $p: ${res:-no result}"
+			msg "background iperf3 on port $p: $res"
 			rc=1
 		fi
-	done
-	sleep 0.5
+	done <<< "$(python3 -c "$BG_PY" "$TMPD" 5201 5202 5203)"
+	[ $n -eq 3 ] || { msg "background iperf3: $n results of 3"; rc=1; }
+	nap 0.5
 	return $rc
 }
 
@@ -168,7 +196,6 @@ healthy()
 	wait_for 100 carrier_up "$IF_B" "$PEER_NS" || { msg "no carrier on $IF_B"; return 1; }
 	ping -q -c 2 -w 10 "$IP4_B" > /dev/null || { msg "ping failed"; return 1; }
 	iperf3_run "$CASE-after" -t 2 || { msg "iperf3 failed after the fault"; return 1; }
-	TCP_BYTES=$(json_get "$RESULTS/$CASE-after.json" "j['end']['sum_received']['bytes']")
 	wait_for 100 bql_idle "$IF_A" "" || { msg "$IF_A: TX stuck in flight"; return 1; }
 	wait_for 100 bql_idle "$IF_B" "$PEER_NS" || { msg "$IF_B: TX stuck in flight"; return 1; }
 	t=$(timeouts)
@@ -200,11 +227,11 @@ case_flap()
 		"$HOSTCTL" set_link "nic$nic" off || break
 		wait_for 100 carrier_down "$ifn" "$ns" ||
 			{ msg "round $r: carrier stayed up"; break; }
-		sleep 1
+		nap 1
 		"$HOSTCTL" set_link "nic$nic" on || break
 		wait_for 100 carrier_up "$ifn" "$ns" || { msg "round $r: no carrier"; break; }
 		ok=$((ok + 1))
-		sleep 1
+		nap 1
 	done
 	bg_stop
 	bg=$?
@@ -233,17 +260,17 @@ case_ppfail()
 	[ -w $FF/inject ] || { SKIP="no fail_function in debugfs"; return 0; }
 	f0=$(alloc_fails) p0=$(rx_total)
 	bg_start
-	sleep 2
+	nap 2
 	echo page_pool_alloc_pages > $FF/inject || return 1
 	# every 7th allocation fails: the rings run dry and must refill
 	echo 0 > $FF/verbose
 	echo 7 > $FF/interval
 	echo 100 > $FF/probability
 	echo -1 > $FF/times
-	sleep 5
+	nap 5
 	ff_off
 	f1=$(alloc_fails)
-	sleep 2
+	nap 2
 	bg_stop
 	bg=$?
 	msg "5 s of failures: rx_alloc_fail +$((f1 - f0)), $(($(rx_total) - p0)) packets received"
@@ -300,7 +327,7 @@ txmap_burst()
 	e=$(($(ethstat "$IF_A" "" tx_dma_map_errors) - e0))
 	# queued behind a failed one included: the drop path rings the tail
 	wait_for 50 ip_err_reaches "$base" $((s - e))
-	sleep 0.5
+	nap 0.5
 	echo "$s $e $(($(peer_ip_err) - base))"
 }
 
@@ -423,7 +450,7 @@ case_reconfig()
 			n=$((n + 1))
 			$cmd > "$TMPD/out" 2>&1 ||
 				{ bad=$((bad + 1)); msg "'$cmd': $(cat "$TMPD/out")"; }
-			sleep 0.2
+			nap 0.2
 		done
 	done
 	bg_stop
@@ -466,10 +493,10 @@ case_teardown()
 	bg_start -R
 	for ((r = 0; r < IFDOWN_ROUNDS; r++)); do
 		ip link set "$IF_A" down && ip link set "$IF_A" up && down=$((down + 1))
-		sleep 0.2
+		nap 0.2
 	done
 	wait_for 100 carrier_up "$IF_A"
-	sleep 1
+	nap 1
 	for ((r = 0; r < UNBIND_ROUNDS; r++)); do
 		# the netdev takes its counters along: keep its TX timeouts
 		gone=$((gone + $(ethstat "$IF_A" "" tx_timeouts)))
@@ -478,7 +505,7 @@ case_teardown()
 		wait_for 100 nic_home $NIC_A || break
 		readdress
 		unb=$((unb + 1))
-		sleep 1
+		nap 1
 	done
 	bg_stop
 	bg=$?
@@ -501,7 +528,7 @@ oversize() { ethtool -S "$IF_A" --groups rmon | awk '/OversizePkts/ { print $2 }
 case_badframes()
 {
 	local port=9000 mac sent res rc=0 k v ready
-	local csum0 ipcs0 udpcs0 tcpcs0 oversize0 d
+	local csum0 ipcs0 udpcs0 tcpcs0 oversize0 d good broken ip_n udp_n tcp_n p f n
 
 	mac=$(cat "/sys/class/net/$IF_A/address")
 	# the peer sends frames up to 1600 bytes; NIC A stays at MTU 1500
@@ -521,7 +548,7 @@ case_badframes()
 	       "$BAD_ROUNDS" big) || rc=1
 	read -r -t 60 res <&"${RECV[0]}" || rc=1
 	peer ip link set "$IF_B" mtu 1500
-	sleep 2.5	# the service task folds in the hardware counters
+	nap 2.5	# the service task folds in the hardware counters
 	msg "sent ${sent:-?}"
 	msg "receiver: ${res:-nothing}"
 	d="rx_csum_bad +$(($(ethstat "$IF_A" "" rx_csum_bad) - csum0))"
@@ -531,41 +558,55 @@ case_badframes()
 	d+=", rmon oversize +$(($(oversize) - oversize0))"
 	msg "$d"
 	[ $rc -eq 0 ] || return 1
-	echo "$sent" > "$TMPD/sent.json"
-	echo "$res" > "$TMPD/res.json"
+	# the receiver's and the sender's counts, in one python3 (3 s to start
+	# on the debug kernel)
+	read -r good broken ip_n udp_n tcp_n <<< "$(python3 -c '
+import json, sys
+r, s = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(r["good"], r["corrupt"] + r["dup"], s["ip_csum"], s["udp_csum"], s["tcp_csum"])
+' "$res" "$sent")"
 	# every good datagram arrived, intact, once
-	[ "$(json_get "$TMPD/res.json" "j['good']")" -eq "$BAD_ROUNDS" ] &&
-	[ "$(json_get "$TMPD/res.json" "j['corrupt'] + j['dup']")" -eq 0 ] || return 1
+	[ "$good" -eq "$BAD_ROUNDS" ] && [ "$broken" -eq 0 ] || return 1
 	# each bad checksum counted by the stack, and by the driver's offload
-	for k in "IpExt InCsumErrors ip_csum $ipcs0" "Udp InCsumErrors udp_csum $udpcs0" \
-		 "Tcp InCsumErrors tcp_csum $tcpcs0"; do
+	for k in "IpExt InCsumErrors $ip_n $ipcs0" "Udp InCsumErrors $udp_n $udpcs0" \
+		 "Tcp InCsumErrors $tcp_n $tcpcs0"; do
 		read -r p f n v <<< "$k"
-		[ $(($(snmp "" "$p" "$f") - v)) -ge "$(json_get "$TMPD/sent.json" "j['$n']")" ] ||
+		[ $(($(snmp "" "$p" "$f") - v)) -ge "$n" ] ||
 			{ msg "$p $f: too few"; return 1; }
 	done
-	[ $(($(ethstat "$IF_A" "" rx_csum_bad) - csum0)) -ge \
-	  "$(json_get "$TMPD/sent.json" "j['udp_csum'] + j['tcp_csum']")" ] ||
+	[ $(($(ethstat "$IF_A" "" rx_csum_bad) - csum0)) -ge $((udp_n + tcp_n)) ] ||
 		{ msg "driver rx_csum_bad: too few"; return 1; }
 	healthy
 }
 
 # --- knob fuzzing -------------------------------------------------------------
 
-# refused DESC READBACK-CMD CMD...: CMD fails and READBACK is unchanged
+# The knob cases start few processes: each costs 0.4-0.7 s on the debug
+# kernel under TCG (lib.sh: nap, rd).
+# sysfs_now FILE, cmd_now CMD...: the state refused() compares, in $RB
+sysfs_now() { rd "$1" && RB=$RD; }
+cmd_now() { RB=$("$@" 2>&1); }
+
+# refused DESC READBACK CMD...: CMD fails and the state READBACK (a
+# sysfs_now or cmd_now line) reads is unchanged
 refused()
 {
-	local desc=$1 rb=$2 before after
+	local desc=$1 rb=$2 before
+	local -a out
 
 	shift 2
-	before=$(eval "$rb")
+	eval "$rb"
+	before=$RB
 	if "$@" > "$TMPD/out" 2>&1; then
 		msg "$desc: accepted"
 		return 1
 	fi
-	after=$(eval "$rb")
-	[ "$before" = "$after" ] || { msg "$desc: state changed"; return 1; }
+	eval "$rb"
+	[ "$before" = "$RB" ] || { msg "$desc: state changed"; return 1; }
 	# the reason, without the "prog: line N: ..." prefix
-	KNOB_ERR+="$(tail -n 1 "$TMPD/out" | sed 's/.*: //')"$'\n'
+	mapfile -t out < "$TMPD/out"
+	[ ${#out[@]} -gt 0 ] && KNOB_ERR+="${out[-1]##*: }"$'\n'
+	return 0
 }
 
 # a rejected sysfs write must say EINVAL (dispatch_limit's ABI), or for
@@ -574,13 +615,14 @@ sysfs_write()
 {
 	local want='Invalid argument'
 
-	[ "$(basename "$1")" = dispatch_limit ] ||
+	[ "${1##*/}" = dispatch_limit ] ||
 		want='Invalid argument|Numerical result out of range'
 	printf '%s' "$2" 2> "$TMPD/err" > "$1" && return 0
+	rd "$TMPD/err"
 	# (refused() captures this function's output: report through a file)
-	grep -Eq "$want" "$TMPD/err" ||
-		echo "$(basename "$1")='$2': $(sed 's/.*: //' "$TMPD/err")" >> "$TMPD/wrong"
-	cat "$TMPD/err" >&2
+	[[ $RD =~ $want ]] ||
+		echo "${1##*/}='$2': ${RD##*: }" >> "$TMPD/wrong"
+	printf '%s\n' "$RD" >&2
 	return 1
 }
 
@@ -604,36 +646,36 @@ case_knobs()
 		[ -e "$f" ] || continue
 		for v in "${vals[@]}"; do
 			n=$((n + 1))
-			refused "$(basename "$f")='$v'" "cat $f" sysfs_write "$f" "$v" ||
+			refused "${f##*/}='$v'" "sysfs_now $f" sysfs_write "$f" "$v" ||
 				bad=$((bad + 1))
 		done
 	done
-	rb="ethtool -g $IF_A | tail -n 5"
+	rb="cmd_now ethtool -g $IF_A"
 	for v in "${ring[@]}"; do
 		n=$((n + 1))
 		refused "-G rx $v" "$rb" ethtool -G "$IF_A" rx "$v" || bad=$((bad + 1))
 		n=$((n + 1))
 		refused "-G tx $v" "$rb" ethtool -G "$IF_A" tx "$v" || bad=$((bad + 1))
 	done
-	rb="ethtool -c $IF_A"
+	rb="cmd_now ethtool -c $IF_A"
 	for v in "${usecs[@]}"; do
 		n=$((n + 1))
 		refused "-C rx-usecs $v" "$rb" ethtool -C "$IF_A" rx-usecs "$v" || bad=$((bad + 1))
 	done
-	rb="ethtool -l $IF_A"
+	rb="cmd_now ethtool -l $IF_A"
 	for v in "${chans[@]}"; do
 		n=$((n + 1))
 		refused "-L combined $v" "$rb" ethtool -L "$IF_A" combined "$v" || bad=$((bad + 1))
 	done
 	n=$((n + 1))
 	refused "-L rx 1" "$rb" ethtool -L "$IF_A" rx 1 || bad=$((bad + 1))
-	rb="ethtool -x $IF_A"
+	rb="cmd_now ethtool -x $IF_A"
 	for v in "${rss[@]}"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # split on purpose
 		refused "-X $v" "$rb" ethtool -X "$IF_A" $v || bad=$((bad + 1))
 	done
-	rb="cat /sys/class/net/$IF_A/mtu"
+	rb="sysfs_now /sys/class/net/$IF_A/mtu"
 	for v in "${mtus[@]}"; do
 		n=$((n + 1))
 		refused "mtu $v" "$rb" ip link set "$IF_A" mtu "$v" || bad=$((bad + 1))
@@ -671,7 +713,7 @@ case_soak()
 		while :; do
 			for lim in 0 1 8 64 3 0 16; do
 				set_limits $lim 2>/dev/null
-				sleep 1
+				nap 1
 			done
 		done
 	) &
@@ -692,7 +734,7 @@ case_soak()
 	set_limits 0
 	bg_stop || rc=1
 	wait_for 50 ip_err_reaches "$base" "$sent"
-	sleep 0.5
+	nap 0.5
 	got=$(($(peer_ip_err) - base))
 	msg "$SOAK_SECS s: $chunks pktgen runs, sent $sent, peer got $got;" \
 	    "$(($(rx_total) - p0)) packets received in all"
