@@ -70,7 +70,7 @@ PERF_TESTS=(
 	"$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
 )
-steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-nomsi vm-debug)
+steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
 
 # Per-step budgets in seconds on this 2-core machine, warm ccache (a fresh
@@ -78,8 +78,8 @@ steps=(deps tree patches checkpatch perf debug static distro splat vm-perf vm-no
 # A step over its budget is a warning at the end, not a failure.
 declare -A BUDGET=([deps]=60 [tree]=150 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=150 [distro]=150
-	[splat-detector]=60 [vm-perf]=1200 [vm-perf-nomsi]=150 [vm-debug-1]=1800
-	[vm-debug-2]=1800 [vm-debug-smp]=1500)
+	[splat-detector]=60 [vm-perf]=1500 [vm-perf-nomsi]=150 [vm-debug-1]=1800
+	[vm-debug-2]=1800 [vm-debug-smp]=2400)
 declare -A FRESH_BUDGET=([deps]=180 [kernel-perf]=780 [kernel-debug]=1140 [distro]=300)
 # fresh: the ccache holds fewer results than one kernel build makes
 fresh=0
@@ -164,7 +164,7 @@ vm_tests() {
 	out=$RES/vm-$k
 	log "== vm-$k: booting the $kernel kernel $* for ${#tests[@]} kselftest programs"
 	"$TOP/harness/vm.py" --kernel "$kernel" "$@" --quiet \
-		--timeout 3600 --results "$out" \
+		--timeout 5400 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" 2>&1 | tee "$RES/vm-$k.log" | show "vm-$k: "
 	rc=${PIPESTATUS[0]}
 	"$TOP/harness/ktap.py" --manifest "$TOP/harness/manifest" --boot "$k" \
@@ -184,33 +184,58 @@ vm_tests() {
 	fi
 }
 
-# The VM boots run once the host steps are done: the perf boots, then the
-# two one-vCPU debug boots side by side, then the two-vCPU debug boot.
-# (Two two-vCPU boots side by side share the 2 host cores badly:
-# dispatch_limit_abi.sh took 165 s beside a debug boot, 28 s alone.)
-# Only the first debug boot runs KUnit.
+# The VM boots run in two lanes of one host core each, side by side:
+#   lane A, from the moment the perf kernel is built: the perf boot, the
+#     pci=nomsi boot, then (once the debug kernel is) the debug boot of
+#     two vCPUs;
+#   lane B: the host steps after the perf kernel, then the two debug boots
+#     of one vCPU, one after the other.
+# The boots of two vCPUs run them on one host thread in turn (vm.py
+# --one-thread): two multi-threaded guests side by side preempt each
+# other's lock holders (dispatch_limit_abi.sh took 165 s beside a debug
+# boot, 28 s alone). Only the first debug boot runs KUnit.
 want() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 debug_boot() {
 	case $1 in
 	debug-1) vm_tests debug-1 debug DEBUG1 --smp 1 ;;
 	debug-2) vm_tests debug-2 debug DEBUG2 --smp 1 --append kunit.enable=0 ;;
-	debug-smp) vm_tests debug-smp debug DEBUG_SMP --append kunit.enable=0 ;;
+	debug-smp) vm_tests debug-smp debug DEBUG_SMP --one-thread --append kunit.enable=0 ;;
 	esac
 }
 
-run_boots() {
-	if want vm-perf; then vm_tests perf perf PERF; fi
-	if want vm-nomsi; then vm_tests perf-nomsi perf PERF_NOMSI --append pci=nomsi; fi
+# lane_a: waits for lane B's word on the debug kernel ($RES/.debug-kernel)
+lane_a() {
+	if want vm-perf; then vm_tests perf perf PERF --one-thread; fi
+	if want vm-nomsi; then
+		vm_tests perf-nomsi perf PERF_NOMSI --one-thread --append pci=nomsi
+	fi
+	want vm-debug || return 0
+	while [ ! -s "$RES/.debug-kernel" ]; do sleep 5; done
+	[ "$(cat "$RES/.debug-kernel")" = ok ] && debug_boot debug-smp
+}
+
+lane_a_pid=
+start_lane_a() {
+	[ -z "$lane_a_pid" ] || return 0
+	lane_a &
+	lane_a_pid=$!
+}
+
+# debug_kernel_ready: tell lane A whether the debug boots can run
+debug_kernel_ready() {
+	[ -s "$RES/.debug-kernel" ] && return
+	if [ "$debug_ok" = 1 ]; then echo ok; else echo fail; fi > "$RES/.debug-kernel"
+}
+
+lane_b() {
 	want vm-debug || return 0
 	if [ "$debug_ok" != 1 ]; then
 		note fail "vm-debug: no debug kernel"
 		return
 	fi
-	debug_boot debug-1 &
+	debug_boot debug-1
 	debug_boot debug-2
-	wait
-	debug_boot debug-smp
 }
 
 # The splat detector must fail a run whose job succeeded but whose kernel
@@ -232,15 +257,17 @@ PY
 debug_ok=1
 want debug && debug_ok=0
 host_ok=1
+: > "$RES/.debug-kernel"
 for s in "${steps[@]}"; do
 	case $s in
 	deps) step deps "$TOP/harness/deps.sh" || { host_ok=0; break; } ;;
 	tree) step tree "$TOP/harness/tree.sh" || { host_ok=0; break; } ;;
 	patches) step patches "$TOP/harness/patches.sh" --verify ;;
 	checkpatch) step checkpatch do_checkpatch ;;
-	perf) step kernel-perf "$TOP/harness/kbuild.sh" perf ;;
+	perf) step kernel-perf "$TOP/harness/kbuild.sh" perf && start_lane_a ;;
 	debug)
-		step kernel-debug "$TOP/harness/kbuild.sh" debug && debug_ok=1 ;;
+		step kernel-debug "$TOP/harness/kbuild.sh" debug && debug_ok=1
+		debug_kernel_ready ;;
 	static) step static "$TOP/harness/static.sh" ;;
 	distro) step distro "$TOP/harness/distro.sh" ;;
 	splat) step splat-detector do_splat ;;
@@ -248,7 +275,12 @@ for s in "${steps[@]}"; do
 	*) note fail "unknown step $s" ;;
 	esac
 done
-[ $host_ok = 1 ] && run_boots
+debug_kernel_ready
+if [ $host_ok = 1 ]; then
+	start_lane_a
+	lane_b
+fi
+[ -n "$lane_a_pid" ] && wait "$lane_a_pid"
 
 echo
 echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s$([ $fresh = 1 ] && echo ' (empty ccache)')"

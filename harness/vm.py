@@ -124,8 +124,11 @@ def qemu_args(a, kernel, res, sockdir):
     # debug kernel). Four levels are all a 2 GiB guest needs.
     # --icount: guest time counts guest instructions (1 ns each), so rates
     # measured inside the guest are path lengths, immune to host noise.
+    # --one-thread: every vCPU on one host thread in turn (round robin), so
+    # that a guest of two vCPUs can share the host with another boot
+    # without its vCPUs preempting each other's lock holders.
     accel = ["-accel", "tcg,thread=single", "-icount", "shift=0,sleep=on"] \
-        if a.icount else ["-accel", "tcg,thread=multi"]
+        if a.icount else ["-accel", "tcg,thread=%s" % ("single" if a.one_thread else "multi")]
     # debug-threads: vCPU threads are named "CPU n/TCG" (make hostprof)
     args = ["qemu-system-x86_64", "-name", "i82574-vm,debug-threads=on",
             "-M", "q35"] + accel + [
@@ -247,6 +250,8 @@ def main():
     ap.add_argument("--quiet", action="store_true", help="do not echo the console")
     ap.add_argument("--icount", action="store_true",
                     help="deterministic instruction-counted guest time (single-threaded TCG)")
+    ap.add_argument("--one-thread", action="store_true",
+                    help="run the vCPUs on one host thread (single-threaded TCG)")
     ap.add_argument("job", nargs=argparse.REMAINDER,
                     help="command run in the guest (default: a shell-less smoke job)")
     a = ap.parse_args()
