@@ -20,20 +20,36 @@ nic_bdf()
 	printf '0000:00:%02x.0' $((0x10 + $1))
 }
 
+# nic_dev N: NIC N's PCI device directory in $NIC_DEV (no subshell)
+nic_dev()
+{
+	printf -v NIC_DEV '/sys/bus/pci/devices/0000:00:%02x.0' $((0x10 + $1))
+}
+
 # nic_ifname N: the interface name of NIC N in whatever namespace it lives
+# (a glob, not ls: each process costs up to a second on the debug kernel)
 nic_ifname()
 {
-	local d=/sys/bus/pci/devices/$(nic_bdf "$1")/net n
+	local n
 
-	n=$(ls "$d" 2>/dev/null)
-	[ -n "$n" ] || n=$(ip netns exec "$PEER_NS" ls "$d" 2>/dev/null)
+	nic_dev "$1"
+	n=("$NIC_DEV"/net/*)
+	if [ -e "${n[0]}" ]; then
+		echo "${n[0]##*/}"
+		return 0
+	fi
+	n=$(ip netns exec "$PEER_NS" ls "$NIC_DEV/net" 2>/dev/null)
 	[ -n "$n" ] && echo "$n"
 }
 
 # nic_home N: NIC N has a netdev in this namespace
 nic_home()
 {
-	[ -n "$(ls "/sys/bus/pci/devices/$(nic_bdf "$1")/net" 2>/dev/null)" ]
+	local n
+
+	nic_dev "$1"
+	n=("$NIC_DEV"/net/*)
+	[ -e "${n[0]}" ]
 }
 
 # nic_reclaim N: a test killed by its timeout can leave NIC N in $PEER_NS;
@@ -49,19 +65,17 @@ nic_reclaim()
 # nic_bind DRIVER N...: hand NICs to DRIVER through driver_override
 nic_bind()
 {
-	local drv=$1 i dev
+	local drv=$1 i
 	shift
 
 	for i in "$@"; do
-		dev=/sys/bus/pci/devices/$(nic_bdf "$i")
-		[ -e "$dev" ] || return 1
-		echo "$drv" > "$dev/driver_override"
-		if [ -e "$dev/driver" ]; then
-			[ "$(basename "$(readlink "$dev/driver")")" = "$drv" ] && continue
-			echo "$(nic_bdf "$i")" > "$dev/driver/unbind"
-		fi
-		echo "$(nic_bdf "$i")" > /sys/bus/pci/drivers_probe
-		[ "$(basename "$(readlink "$dev/driver")")" = "$drv" ] || return 1
+		nic_dev "$i"
+		[ -e "$NIC_DEV" ] || return 1
+		echo "$drv" > "$NIC_DEV/driver_override"
+		[ "$NIC_DEV/driver" -ef "/sys/bus/pci/drivers/$drv" ] && continue
+		[ -e "$NIC_DEV/driver" ] && echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind"
+		echo "${NIC_DEV##*/}" > /sys/bus/pci/drivers_probe
+		[ "$NIC_DEV/driver" -ef "/sys/bus/pci/drivers/$drv" ] || return 1
 	done
 }
 
@@ -152,15 +166,21 @@ wire_setup()
 	IF_A=$(nic_ifname "$1")
 	IF_B=$(nic_ifname "$2")
 	ip netns del "$PEER_NS" 2>/dev/null
-	ip netns add "$PEER_NS" || return 1
-	ip netns exec "$PEER_NS" ip link set lo up
-	ip link set "$IF_B" netns "$PEER_NS" || return 1
-	ip addr add "$IP4_A/24" dev "$IF_A"
-	ip addr add "$IP6_A/64" dev "$IF_A" nodad
-	ip link set "$IF_A" up
-	ip -n "$PEER_NS" addr add "$IP4_B/24" dev "$IF_B"
-	ip -n "$PEER_NS" addr add "$IP6_B/64" dev "$IF_B" nodad
-	ip -n "$PEER_NS" link set "$IF_B" up
+	# one ip(8) per namespace (each costs up to a second on the debug kernel)
+	ip -batch - <<-EOF || return 1
+		netns add $PEER_NS
+		link set $IF_B netns $PEER_NS
+		addr flush dev $IF_A
+		addr add $IP4_A/24 dev $IF_A
+		addr add $IP6_A/64 dev $IF_A nodad
+		link set $IF_A up
+	EOF
+	ip -n "$PEER_NS" -batch - <<-EOF || return 1
+		link set lo up
+		addr add $IP4_B/24 dev $IF_B
+		addr add $IP6_B/64 dev $IF_B nodad
+		link set $IF_B up
+	EOF
 	wait_for 50 carrier_up "$IF_A" || return 1
 	wait_for 50 carrier_up "$IF_B" "$PEER_NS"
 }
