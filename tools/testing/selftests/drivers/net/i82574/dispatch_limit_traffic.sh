@@ -117,7 +117,7 @@ cleanup()
 
 peer_rx()
 {
-	ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/statistics/rx_packets"
+	ns_cat "$PEER_NS" "/sys/class/net/$IF_B/statistics/rx_packets"
 }
 
 # peer_addr_err: IP InAddrErrors in the peer's namespace. Our test frames
@@ -154,7 +154,7 @@ peer_got()
 
 peer_mac()
 {
-	ip netns exec "$PEER_NS" cat "/sys/class/net/$IF_B/address"
+	ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address"
 }
 
 pktgen_reset()

@@ -186,7 +186,7 @@ snap()
 }
 ifindex()
 {
-	in_ns "$2" cat "/sys/class/net/$1/ifindex"
+	ns_cat "$2" "/sys/class/net/$1/ifindex"
 }
 
 # queue_took SIDE IFINDEX Q: from snapshot pre$Q to post$Q, tx-Q and rx-Q of
@@ -273,7 +273,7 @@ unsteer()
 # Only frames RSS does not hash (ARP here) ignore the steering and land on
 # rx-0: fixed neighbour entries on both ends keep ARP off the wire meanwhile.
 MAC_A=$(cat "/sys/class/net/$IF_A/address")
-PEER_MAC=$(peer cat "/sys/class/net/$IF_B/address")
+PEER_MAC=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
 XPS_A=$(cat /sys/class/net/"$IF_A"/queues/tx-{0,1}/xps_cpus 2>/dev/null | tr -d , | xargs)
 XPS_B=$(in_ns "$PEER_NS" sh -c "cat /sys/class/net/$IF_B/queues/tx-[01]/xps_cpus" 2>/dev/null |
 	tr -d , | xargs)
@@ -323,7 +323,7 @@ mtu_set()
 {
 	ip link set "$IF_A" mtu "$1" && peer ip link set "$IF_B" mtu "$1" &&
 		[ "$(cat "/sys/class/net/$IF_A/mtu")" = "$1" ] &&
-		[ "$(peer cat "/sys/class/net/$IF_B/mtu")" = "$1" ] &&
+		[ "$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/mtu")" = "$1" ] &&
 		wait_for 50 carrier_up "$IF_A" &&
 		wait_for 50 carrier_up "$IF_B" "$PEER_NS"
 }
@@ -572,7 +572,7 @@ counters_sample()
 		rd "/sys/class/net/$IF_A/statistics/$k" || return 1
 		line+=("$RD")
 	done
-	peer_line=$(peer cat "${STATS[@]/#//sys/class/net/$IF_B/statistics/}") ||
+	peer_line=$(ns_cat "$PEER_NS" "${STATS[@]/#//sys/class/net/$IF_B/statistics/}") ||
 		return 1
 	# shellcheck disable=SC2086 # four lines into four words
 	echo "${line[@]}" $peer_line >> "$TMPD/samples"

@@ -56,6 +56,7 @@ nic_home()
 # deleting the namespace hands it back asynchronously, so wait for it
 nic_reclaim()
 {
+	ns_unpin "$PEER_NS"
 	if ip netns del "$PEER_NS" 2>/dev/null; then
 		wait_for 100 nic_home "$1"
 	fi
@@ -147,14 +148,15 @@ wait_for()
 	done
 }
 
-# carrier_up IFNAME [NETNS]: IFNAME is up with carrier (in NETNS, where
-# this shell cannot read its sysfs: its LOWER_UP flag, which is the same)
+# carrier_up IFNAME [NETNS]: IFNAME is up with carrier (in a NETNS that
+# is not pinned, where this shell cannot read its sysfs: its LOWER_UP flag,
+# which is the same)
 carrier_up()
 {
-	if [ -n "${2:-}" ]; then
-		[[ $(ip -n "$2" -o link show dev "$1" 2>/dev/null) == *[,\<]LOWER_UP[,\>]* ]]
+	if ns_file "${2:-}" "/sys/class/net/$1/carrier"; then
+		rd "$NS_FILE" 2>/dev/null && [ "$RD" = 1 ]
 	else
-		rd "/sys/class/net/$1/carrier" 2>/dev/null && [ "$RD" = 1 ]
+		[[ $(ip -n "$2" -o link show dev "$1" 2>/dev/null) == *[,\<]LOWER_UP[,\>]* ]]
 	fi
 }
 
@@ -165,6 +167,7 @@ wire_setup()
 	nic_bind "$DRIVER" "$1" "$2" || return 1
 	IF_A=$(nic_ifname "$1")
 	IF_B=$(nic_ifname "$2")
+	ns_unpin "$PEER_NS"
 	ip netns del "$PEER_NS" 2>/dev/null
 	# one ip(8) per namespace (each costs up to a second on the debug kernel)
 	ip -batch - <<-EOF || return 1
@@ -181,6 +184,7 @@ wire_setup()
 		addr add $IP6_B/64 dev $IF_B nodad
 		link set $IF_B up
 	EOF
+	ns_pin "$PEER_NS" || return 1
 	wait_for 50 carrier_up "$IF_A" || return 1
 	wait_for 50 carrier_up "$IF_B" "$PEER_NS"
 }
@@ -189,6 +193,7 @@ wire_setup()
 wire_cleanup()
 {
 	pkill -x iperf3 2>/dev/null
+	ns_unpin "$PEER_NS"
 	ip netns del "$PEER_NS" 2>/dev/null
 	[ -n "${IF_A:-}" ] && ip addr flush dev "$IF_A" 2>/dev/null
 	# Deleting the namespace returns the NIC asynchronously.
@@ -235,19 +240,112 @@ cycle_limits()
 	return $rc
 }
 
-# snmp NETNS PROTO FIELD: a /proc/net/snmp counter in NETNS ("" = here)
+# ns_pin NETNS: keep one process (cat on a pipe this shell holds) in NETNS
+# until ns_unpin or this shell's end. Through its /proc/PID/net and
+# /proc/PID/root/sys this shell reads NETNS's counters and sysfs with
+# builtins; a process per read costs up to a second on the debug kernel.
+declare -A NS_PIN=()
+ns_pin()
+{
+	local fd
+
+	[ -n "${NS_PIN[$1]:-}" ] && return 0
+	exec {fd}> >(exec ip netns exec "$1" cat > /dev/null)
+	NS_PIN[$1]=$!:$fd
+	wait_for 50 ns_pinned "$1" || { ns_unpin "$1"; return 1; }
+}
+
+# ns_pinned NETNS: the pin runs cat, in NETNS (with that namespace's sysfs)
+ns_pinned()
+{
+	local pid=${NS_PIN[$1]%%:*}
+
+	[ "/proc/$pid/exe" -ef "$(type -P cat)" ] &&
+		[ "/proc/$pid/ns/net" -ef "/run/netns/$1" ]
+}
+
+# ns_unpin NETNS: end NETNS's pin (a namespace with a process in it stays)
+ns_unpin()
+{
+	local pin=${NS_PIN[$1]:-} fd
+
+	[ -n "$pin" ] || return 0
+	fd=${pin#*:}
+	exec {fd}>&-
+	kill "${pin%%:*}" 2>/dev/null
+	unset "NS_PIN[$1]"
+}
+
+# ns_file NETNS PATH: PATH (under /proc/net or /sys) as NETNS sees it, in
+# NS_FILE ("" = this namespace); fails unless NETNS is pinned
+ns_file()
+{
+	local pid
+
+	NS_FILE=$2
+	[ -z "$1" ] && return 0
+	pid=${NS_PIN[$1]:-}
+	[ -n "$pid" ] || return 1
+	pid=${pid%%:*}
+	case $2 in
+	/proc/net/*) NS_FILE=/proc/$pid/net/${2#/proc/net/} ;;
+	*) NS_FILE=/proc/$pid/root$2 ;;
+	esac
+}
+
+# ns_cat NETNS FILE...: the first line of each FILE as NETNS sees it
+ns_cat()
+{
+	local ns=$1 f
+
+	shift
+	if ! ns_file "$ns" /; then
+		ip netns exec "$ns" cat "$@"
+		return
+	fi
+	for f in "$@"; do
+		ns_file "$ns" "$f" && rd "$NS_FILE" || return 1
+		echo "$RD"
+	done
+}
+
+# snmp_get NETNS PROTO:FIELD...: /proc/net/snmp or /proc/net/netstat
+# counters of NETNS ("" = here), from one read of each file, in the array
+# SNMP in the order asked. Both files are header/value line pairs.
+snmp_get()
+{
+	local ns=$1 f want i j k lines=() h v
+	shift
+
+	for f in /proc/net/snmp /proc/net/netstat; do
+		if ns_file "$ns" "$f"; then
+			mapfile -t -O "${#lines[@]}" lines < "$NS_FILE" || return 1
+		else
+			mapfile -t -O "${#lines[@]}" lines < <(ip netns exec "$ns" cat "$f")
+		fi
+	done
+	SNMP=()
+	for want in "$@"; do
+		k=
+		for ((i = 0; i + 1 < ${#lines[@]}; i += 2)); do
+			read -r -a h <<< "${lines[i]}"
+			[ "${h[0]}" = "${want%%:*}:" ] || continue
+			read -r -a v <<< "${lines[i + 1]}"
+			for j in "${!h[@]}"; do
+				[ "${h[j]}" = "${want#*:}" ] && k=${v[j]}
+			done
+			break
+		done
+		[ -n "$k" ] || return 1
+		SNMP+=("$k")
+	done
+}
+
+# snmp NETNS PROTO FIELD: one /proc/net/snmp or /proc/net/netstat counter
+# of NETNS ("" = here)
 snmp()
 {
-	# shellcheck disable=SC2016 # awk fields, not shell
-	local prog='$1 == p ":" {
-		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
-		else print $c }'
-
-	if [ -n "$1" ]; then
-		ip netns exec "$1" awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
-	else
-		awk -v p="$2" -v f="$3" "$prog" /proc/net/snmp
-	fi
+	snmp_get "$1" "$2:$3" && echo "${SNMP[0]}"
 }
 
 # udp_arrived NETNS: IPv4 datagrams delivered to UDP in NETNS so far, from
@@ -258,20 +356,8 @@ snmp()
 # InMsgs.
 udp_arrived()
 {
-	# shellcheck disable=SC2016 # awk fields, not shell
-	local prog='$1 == "Ip:" || $1 == "Tcp:" || $1 == "Icmp:" {
-		if (!(($1) in h)) { for (i = 2; i <= NF; i++) h[$1, $i] = i; h[$1] = 1; next }
-		v[$1] = $0 }
-	END {
-		split(v["Ip:"], ip); split(v["Tcp:"], tcp); split(v["Icmp:"], icmp)
-		d = ip[h["Ip:", "InDelivers"]] - tcp[h["Tcp:", "InSegs"]]
-		print d - icmp[h["Icmp:", "InMsgs"]] }'
-
-	if [ -n "$1" ]; then
-		ip netns exec "$1" awk "$prog" /proc/net/snmp
-	else
-		awk "$prog" /proc/net/snmp
-	fi
+	snmp_get "$1" Ip:InDelivers Tcp:InSegs Icmp:InMsgs &&
+		echo $((SNMP[0] - SNMP[1] - SNMP[2]))
 }
 
 # udp_arrived_all NETNS BASE N: N datagrams arrived at UDP in NETNS since

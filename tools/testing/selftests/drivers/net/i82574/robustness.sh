@@ -62,29 +62,21 @@ in_ns()
 	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
 }
 
-# ethstat IFNAME NETNS NAME: one ethtool -S counter
+# ethstat IFNAME NETNS NAME: one ethtool -S counter (read here, not by awk)
 ethstat()
 {
-	in_ns "$2" ethtool -S "$1" | awk -v k="$3:" '$1 == k { print $2; exit }'
+	local k v
+
+	while read -r k v; do
+		[ "$k" = "$3:" ] && echo "$v" && break
+	done < <(in_ns "$2" ethtool -S "$1")
 }
 
-# snmp NETNS PROTO FIELD: a /proc/net/snmp or /proc/net/netstat counter
-snmp()
-{
-	# shellcheck disable=SC2016 # awk fields
-	in_ns "$1" awk -v p="$2:" -v f="$3" '$1 == p {
-		if (!n) { for (i = 2; i <= NF; i++) if ($i == f) c = i; n = 1 }
-		else if (c) print $c }' /proc/net/snmp /proc/net/netstat
-}
-
-# (here without a process: each costs 0.4-0.7 s on the debug kernel)
+# sysnet IFNAME COUNTER [NETNS]: one statistics file (lib.sh: ns_cat reads
+# a pinned namespace's without a process)
 sysnet()
 {
-	if [ -n "${3:-}" ]; then
-		in_ns "$3" cat "/sys/class/net/$1/statistics/$2"
-	else
-		rd "/sys/class/net/$1/statistics/$2" && echo "$RD"
-	fi
+	ns_cat "${3:-}" "/sys/class/net/$1/statistics/$2"
 }
 
 # bql_idle IFNAME NETNS: nothing in flight on any TX queue
@@ -340,7 +332,7 @@ case_txmap()
 	[ -d "$fa" ] ||
 		{ SKIP="no fail_tx_dma_map (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"; return 0; }
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
-	mac=$(peer cat "/sys/class/net/$IF_B/address")
+	mac=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
 	e0=$(ethstat "$IF_A" "" tx_dma_map_errors) d0=$(sysnet "$IF_A" tx_dropped)
 	# While pktgen runs, only its thread's mappings fail: a failed IPv6
 	# router solicitation, MLD report or ARP reply sent meanwhile would
@@ -399,7 +391,7 @@ case_txhang()
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
 	r0=$(ethstat "$IF_A" "" resets) t0=$(ethstat "$IF_A" "" tx_timeouts)
 	w0=$(sysfs_timeouts)
-	mac=$(peer cat "/sys/class/net/$IF_B/address")
+	mac=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
 	n=$(ls -d /sys/class/net/"$IF_A"/queues/tx-* | wc -l)
 	# the one NETDEV WATCHDOG report harness/vm.py will tolerate
 	echo "I82574-HARNESS: expect-watchdog $IF_A" > /dev/kmsg
@@ -706,7 +698,7 @@ case_soak()
 	local mac base sent=0 end chunks=0 s got lim pid p0 rc=0
 
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
-	mac=$(peer cat "/sys/class/net/$IF_B/address")
+	mac=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
 	p0=$(rx_total)
 	bg_start
 	(
