@@ -143,7 +143,12 @@ import json, sys
 for p in sys.argv[2:]:
     try:
         j = json.load(open("%s/bg%s.json" % (sys.argv[1], p)))
-        print(p, sum(i["sum"]["bytes"] for i in j["intervals"]),
+        iv = j["intervals"]
+        # iperf3 handles SIGTERM by a longjmp out of whatever it was doing:
+        # in the middle of an interval report, that interval has no "sum"
+        if iv and "sum" not in iv[-1]:
+            iv = iv[:-1]
+        print(p, sum(i["sum"]["bytes"] for i in iv),
               j.get("error", "ended before the case"))
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(p, 0, "no result:", e)
