@@ -28,21 +28,30 @@ import sys
 RESULT = re.compile(r"^(not ok|ok) (\d+)\s*(?:- )?(.*?)\s*(#\s*(SKIP|skip).*)?$")
 PLAN = re.compile(r"^1\.\.(\d+)")
 STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+# a failed case's reason, as much as CI's tail of the log can carry
+WHY_LINES = 3
+WHY_CHARS = 400
 
 
 def parse(lines, label):
-    cases, plan = [], None
+    """Cases as (kind, "label: description", why): why is, for a failed
+    case, the last diagnostic lines the program printed before it."""
+    cases, plan, diag = [], None, []
     for line in lines:
         m = PLAN.match(line)
         if m and plan is None:
             plan = int(m.group(1))
             if "# SKIP" in line:
-                cases.append(("skip", label + ": " + line.split("# SKIP", 1)[1].strip()))
+                cases.append(("skip", label + ": " + line.split("# SKIP", 1)[1].strip(), ""))
             continue
         m = RESULT.match(line)
         if m:
             kind = "skip" if m.group(4) else ("pass" if m.group(1) == "ok" else "fail")
-            cases.append((kind, "%s: %s" % (label, m.group(3))))
+            why = " | ".join(diag[-WHY_LINES:]) if kind == "fail" else ""
+            cases.append((kind, "%s: %s" % (label, m.group(3)), why[-WHY_CHARS:]))
+            diag = []
+        elif line.startswith("# "):
+            diag.append(line[2:].strip())
     return cases, plan
 
 
@@ -152,10 +161,11 @@ def main():
         for tap in sorted(glob.glob(os.path.join(d, "ktap", "*.tap"))):
             name = os.path.basename(tap)[:-4]
             with open(tap, errors="replace") as f:
-                c, plan = parse([l.rstrip("\n") for l in f], name)
+                c3, plan = parse([l.rstrip("\n") for l in f], name)
             rcf = tap[:-4] + ".rc"
             rc = int(open(rcf).read().strip() or 1) if os.path.exists(rcf) else 1
-            got[name] = [(k, w.split(": ", 1)[1]) for k, w in c]
+            got[name] = [(k, w.split(": ", 1)[1]) for k, w, _ in c3]
+            c = [(k, w + (" -- " + why if why else "")) for k, w, why in c3]
             if plan is not None and plan > 0 and len(c) < plan:
                 c.append(("fail", "%s: %d of %d planned cases reported" % (name, len(c), plan)))
             if rc not in (0, 4) and not any(k == "fail" for k, _ in c):
