@@ -12,6 +12,7 @@ set -uo pipefail
 
 RES=$TOP/results/check
 SEL=tools/testing/selftests/drivers/net/i82574
+DRV=tools/testing/selftests/drivers/net
 # kselftests: [VAR=value,...:]path. The perf kernel runs all of them; the
 # debug kernel (KASAN, lockdep, kmemleak, DMA-API debug: 4-5x slower under
 # TCG) runs all but e1000e's wire.sh, with fewer rounds, limits and
@@ -35,6 +36,8 @@ DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
 	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
+	# the no-strand oracle on netdevsim, whole (95 s here)
+	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=900:$DRV/dispatch_limit.py"
 )
 DEBUG_SMP_TESTS=(
 	# dispatch_limit with the deferral on (64): every send path, exact
@@ -67,6 +70,10 @@ PERF_TESTS=(
 	"$SEL/dispatch_limit_forward.sh"
 	"$SEL/i82574_basic.sh"
 	"$SEL/upstream_py.sh"
+	# dispatch_limit's no-strand oracle on a netdevsim pair, then the same
+	# cases through i82574 (NETIF; the netdevsim-only ones skip)
+	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=600:$DRV/dispatch_limit.py"
+	"PROGS=dispatch_limit.py,PROG_TIMEOUT=600,TEST_TIMEOUT=900:$SEL/upstream_py.sh"
 )
 steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")

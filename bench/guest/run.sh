@@ -167,6 +167,8 @@ pg_setup()
 	shift 3
 	for ((t = 0; t < thr; t++)); do
 		cmds+="echo rem_device_all > $PG/kpktgend_$t"$'\n'
+		# the thread removes them when it next runs (up to 30 s here)
+		cmds+="for i in \$(seq 300); do grep -Eq '^(Running|Stopped): +[^ ]' $PG/kpktgend_$t || break; sleep 0.1; done"$'\n'
 		cmds+="echo add_device $ifn@$t > $PG/kpktgend_$t"$'\n'
 		for c in "count 0" "xmit_mode $1" "pkt_size $2" "burst $3" \
 			 "delay 0" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"}; do

@@ -198,11 +198,14 @@ unwind:
 	return -ENOMEM;
 }
 
-/* Ring for packets posted without a doorbell, if any; xstats writer. */
+/* Ring for packets posted without a doorbell, if any, and tell the core,
+ * which counted them as pending; xstats writer.
+ */
 static void i82574_tx_flush(struct i82574_ring *tx)
 {
 	if (tx->doorbell != tx->tail)
 		i82574_tx_doorbell(tx);
+	netdev_tx_dispatch_rang(tx->txq);
 }
 
 static void i82574_tx_drop(struct i82574_ring *tx, struct sk_buff *skb,

@@ -4,15 +4,17 @@
 # ABI of /sys/class/net/<dev>/queues/tx-<n>/dispatch_limit
 # (Documentation/ABI/testing/sysfs-class-net-queues): default 0, valid
 # values round-trip where the driver implements ndo_xmit_flush ($DRIVER,
-# if present), every bad write gets EINVAL and leaves the value unchanged,
-# non-zero values get EOPNOTSUPP on drivers without the op (dummy, veth,
-# e1000e), and only root may write.
+# if present), every bad write gets EINVAL (not a decimal number) or ERANGE
+# (a number above the maximum) and leaves the value unchanged, non-zero
+# values get EOPNOTSUPP on drivers without the op (dummy, veth, e1000e), a
+# queue that ethtool -L hides comes back with limit 0, and only root may
+# write.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 MAX=4096
-BAD=(-1 -0 4097 4294967296 99999999999999999999999 abc 0x10 " 8" 8abc
-     "8 " "8 9" $'8\n\n' 1.5 $'\n')
+BAD=(-1 -0 abc 0x10 " 8" 8abc "8 " "8 9" $'8\n\n' 1.5 $'\n')
+BIG=(4097 4294967296 99999999999999999999999)
 DUMMY=dl-dummy0
 VETH=dl-veth0
 
@@ -38,6 +40,7 @@ sysfs_write()
 	rd "$ERR_FILE"
 	case $RD in
 	*"Invalid argument"*)		GOT=EINVAL ;;
+	*"Numerical result out of range"*) GOT=ERANGE ;;
 	*"Operation not supported"*)	GOT=EOPNOTSUPP ;;
 	*"Operation not permitted"*)	GOT=EPERM ;;
 	*"Permission denied"*)		GOT=EACCES ;;
@@ -101,8 +104,12 @@ bad_writes_keep()
 
 	txq_files "$dev"
 	for f in "${FILES[@]}"; do
-		for v in "${BAD[@]}"; do
-			expect "$f" "$v" EINVAL || rc=1
+		for v in "${BAD[@]}" "${BIG[@]}"; do
+			if [[ " ${BIG[*]} " == *" $v "* ]]; then
+				expect "$f" "$v" ERANGE || rc=1
+			else
+				expect "$f" "$v" EINVAL || rc=1
+			fi
 			rd "$f"
 			[ "$RD" = "$keep" ] ||
 				{ ktap_print_msg "$f changed to $RD"; rc=1; }
@@ -156,6 +163,29 @@ round_trip()
 	return $rc
 }
 
+# hidden_queue_cleared DEV: with a limit on every queue, ethtool -L down to
+# one channel and back leaves the first queue's limit and clears the others'
+# (a hidden queue keeps no limit: Documentation/networking/dispatch-limit.rst)
+hidden_queue_cleared()
+{
+	local dev=$1 n rc=0 i f
+
+	n=$(ethtool -l "$dev" | awk '/^Combined:/ { c = $2 } END { print c }')
+	[ "${n:-0}" -ge 2 ] || { ktap_print_msg "$dev: $n channels"; return 1; }
+	txq_files "$dev"
+	for f in "${FILES[@]}"; do expect "$f" 64 OK || return 1; done
+	ethtool -L "$dev" combined 1 || return 1
+	ethtool -L "$dev" combined "$n" || return 1
+	txq_files "$dev"
+	[ ${#FILES[@]} -eq "$n" ] || { ktap_print_msg "$dev: ${#FILES[@]} queues"; rc=1; }
+	for i in "${!FILES[@]}"; do
+		rd "${FILES[i]}"
+		[ "$RD" = "$([ "$i" = 0 ] && echo 64 || echo 0)" ] ||
+			{ ktap_print_msg "${FILES[i]}: $RD after -L 1, -L $n"; rc=1; }
+	done
+	return $rc
+}
+
 non_root_refused()
 {
 	local f=$1 before
@@ -191,14 +221,14 @@ if [ -d "/sys/bus/pci/drivers/$DRIVER" ] && [ "$DRIVER" != e1000e ] &&
 	OP_DEV=$(nic_ifname 1)
 fi
 
-ktap_set_plan $((${#NO_OP[@]} * 4 + 4))
+ktap_set_plan $((${#NO_OP[@]} * 4 + 5))
 
 for dev in "${NO_OP[@]}"; do
 	name="$dev ($(dev_kind "$dev"))"
 	ktap_test_result "$name: present and 0 on every TX queue" all_equal "$dev" 0
 	ktap_test_result "$name: 0 accepted" zero_accepted "$dev"
 	ktap_test_result "$name: non-zero refused with EOPNOTSUPP" no_op_refuses "$dev"
-	ktap_test_result "$name: bad writes get EINVAL, value unchanged" \
+	ktap_test_result "$name: bad writes get EINVAL or ERANGE, value unchanged" \
 		bad_writes_keep "$dev" 0
 done
 
@@ -206,12 +236,15 @@ if [ -n "$OP_DEV" ]; then
 	ktap_test_result "$OP_DEV ($DRIVER): present and 0 on every TX queue" \
 		all_equal "$OP_DEV" 0
 	ktap_test_result "$OP_DEV ($DRIVER): 0..$MAX round-trip" round_trip "$OP_DEV"
-	ktap_test_result "$OP_DEV ($DRIVER): bad writes get EINVAL, value 16 unchanged" \
+	ktap_test_result "$OP_DEV ($DRIVER): bad writes get EINVAL or ERANGE, value 16 unchanged" \
 		bad_writes_keep "$OP_DEV" 16
+	ktap_test_result "$OP_DEV ($DRIVER): a queue hidden by ethtool -L loses its limit" \
+		hidden_queue_cleared "$OP_DEV"
 	txq_files "$OP_DEV"
 	for f in "${FILES[@]}"; do echo 0 > "$f"; done
 else
-	for t in "present and 0" "round-trip" "bad writes keep the value"; do
+	for t in "present and 0" "round-trip" "bad writes keep the value" \
+		 "a hidden queue loses its limit"; do
 		ktap_test_skip "$DRIVER: $t (driver with ndo_xmit_flush not present)"
 	done
 fi

@@ -45,7 +45,7 @@ sink()
 
 cleanup()
 {
-	[ -e $PG/kpktgend_0 ] && echo rem_device_all > $PG/kpktgend_0
+	pktgen_clear
 	[ -n "${IF2:-}" ] && set_limit 0 && stall_thrs 0
 	ip netns del "$RTR_NS" 2>/dev/null
 	ip netns del "$SINK_NS" 2>/dev/null
@@ -136,7 +136,7 @@ pktgen_start()
 	local mac c
 
 	mac=$(rtr cat "/sys/class/net/$IF1/address") || return 1
-	echo rem_device_all > $PG/kpktgend_0
+	pktgen_clear || return 1
 	echo "add_device $IF0" > $PG/kpktgend_0 || return 1
 	for c in "count $1" "pkt_size 60" "delay 0" "burst 16" \
 		 "src_min $SRC_IP" "src_max $SRC_IP" "dst $DST_IP" \
@@ -155,7 +155,7 @@ fwd_check()
 	local sent sink fwd qd txd rx a b
 
 	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF0")
-	echo rem_device_all > $PG/kpktgend_0
+	pktgen_clear
 	read -r -a b <<< "$2"
 	fwd=$(($(snmp "$RTR_NS" Ip ForwDatagrams) - b[1]))
 	wait_for 100 sink_reaches "${b[0]}" "$fwd"

@@ -159,12 +159,8 @@ peer_mac()
 
 pktgen_reset()
 {
-	local t
-
-	for t in "$PG"/kpktgend_*; do
-		[ -e "$t" ] && echo rem_device_all > "$t"
-	done
 	PG_DEVS=()
+	pktgen_clear
 }
 
 # pktgen_setup MODE THREADS BURST COUNT: COUNT 60-byte frames per thread to
@@ -175,7 +171,7 @@ pktgen_setup()
 {
 	local mac t c
 
-	pktgen_reset
+	pktgen_reset || return 1
 	mac=$(peer_mac) || return 1
 	for ((t = 0; t < $2; t++)); do
 		[ -e "$PG/kpktgend_$t" ] || return 1

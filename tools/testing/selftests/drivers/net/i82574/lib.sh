@@ -92,6 +92,34 @@ pktgen_ran()
 	return 1
 }
 
+# pktgen_idle THREAD: the pktgen thread file THREAD lists no device
+pktgen_idle()
+{
+	local l
+
+	while IFS= read -r l; do
+		[[ $l =~ ^(Running|Stopped):\ *[^\ ] ]] && return 1
+	done < "$1"
+	return 0
+}
+
+# pktgen_clear: remove every device from every pktgen thread of this
+# namespace, and return once the threads have. "rem_device_all" only asks:
+# the thread acts when it next runs, and the write waits 125 ms for that;
+# on a busy TCG guest the thread may run later, and until it has, adding
+# the same device again fails with EBUSY (seen: the soak's pktgen run did
+# not run).
+pktgen_clear()
+{
+	local t
+
+	for t in /proc/net/pktgen/kpktgend_*; do
+		[ -e "$t" ] || continue
+		echo rem_device_all > "$t" || return 1
+		wait_for 300 pktgen_idle "$t" || return 1
+	done
+}
+
 # pktgen_go DEV...: start the pktgen devices set up (each just added, with
 # a count) and return once every one of them has ended its run. The write
 # of "start" to pgctrl waits only 125 ms for a kpktgend thread to take the

@@ -284,15 +284,15 @@ pktgen_run()
 {
 	local mac=$1 count=$2 burst=$3 c
 
-	echo rem_device_all > $PG/kpktgend_0
-	echo "add_device $IF_A" > $PG/kpktgend_0
+	pktgen_clear || return 1
+	echo "add_device $IF_A" > $PG/kpktgend_0 || return 1
 	for c in "count $count" "pkt_size 60" "delay 0" "burst $burst" \
 		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit"; do
 		echo "$c" > "$PG/$IF_A" || return 1
 	done
 	pktgen_go "$IF_A" || return 1
 	sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A"
-	echo rem_device_all > $PG/kpktgend_0
+	pktgen_clear
 }
 
 peer_ip_err() { snmp "$PEER_NS" Ip InAddrErrors; }
@@ -606,14 +606,12 @@ refused()
 	return 0
 }
 
-# a rejected sysfs write must say EINVAL (dispatch_limit's ABI), or for
-# BQL's files EINVAL or ERANGE (their kstrto*() overflow)
+# a rejected sysfs write must say EINVAL (not a number) or ERANGE (out of
+# range: dispatch_limit's ABI, BQL's kstrto*() overflow)
 sysfs_write()
 {
-	local want='Invalid argument'
+	local want='Invalid argument|Numerical result out of range'
 
-	[ "${1##*/}" = dispatch_limit ] ||
-		want='Invalid argument|Numerical result out of range'
 	printf '%s' "$2" 2> "$TMPD/err" > "$1" && return 0
 	rd "$TMPD/err"
 	# (refused() captures this function's output: report through a file)
@@ -745,7 +743,7 @@ cleanup()
 {
 	bg_stop
 	[ -w $FF/inject ] && ff_off 2>/dev/null
-	[ -e $PG/kpktgend_0 ] && echo rem_device_all > $PG/kpktgend_0
+	pktgen_clear
 	if [ -n "${IF_A:-}" ]; then
 		set_limits 0 2>/dev/null
 		ip link set "$IF_A" mtu 1500 2>/dev/null

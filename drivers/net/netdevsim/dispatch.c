@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/* netdevsim TX rings with a doorbell, for dispatch_limit.
+ *
+ * ndo_start_xmit() posts each packet to its queue's ring; the peer sees
+ * nothing of it until the doorbell, which is rung when
+ * netdev_tx_sent_dispatch() says so or by ndo_xmit_flush(). A packet the
+ * core leaves without a doorbell stays on the ring for good, whatever the
+ * timing, and debugfs shows it: ports/N/dispatch lists, per TX queue,
+ * packets posted, pending (on the ring), doorbells and flushes rung, and
+ * BQL's bytes in flight. As on hardware, the doorbell's packets complete
+ * later, in the NAPI poll of the RX queue with the same index, so a busy
+ * queue is not idle between two doorbells.
+ * ports/N/dispatch_ctl takes "stop Q", "start Q" and "wake Q" to stop and
+ * restart a queue as a driver does, and "stop_next Q" to stop queue Q,
+ * as another context of a driver could, right after its next packet that
+ * waits for a doorbell.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/netdevice.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+
+#include "netdevsim.h"
+
+/* BQL counts the bytes in flight (the core tells a busy queue from an idle
+ * one by them) but must not stop the queue: the default qdisc is noqueue
+ * (IFF_NO_QUEUE), which drops what a stopped queue is handed.
+ */
+#define NSIM_TX_BQL_MIN		SZ_64M
+
+/* Hand everything posted on queue qid to the peer; _xmit_lock held. */
+static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
+{
+	struct nsim_txq *tq = &ns->txq[qid];
+	unsigned int pkts = 0, bytes = 0;
+	struct sk_buff *skb;
+
+	tq->doorbells++;
+	while ((skb = __skb_dequeue(&tq->ring))) {
+		pkts++;
+		bytes += skb->len;
+		nsim_tx_deliver(ns, skb);
+	}
+	spin_lock(&tq->done_lock);
+	tq->done_pkts += pkts;
+	tq->done_bytes += bytes;
+	spin_unlock(&tq->done_lock);
+	napi_schedule(&ns->rq[qid].napi);
+}
+
+/* From the NAPI poll of RX queue qid: complete what queue qid rang for. */
+void nsim_tx_complete(struct netdevsim *ns, unsigned int qid)
+{
+	struct nsim_txq *tq = &ns->txq[qid];
+	unsigned int pkts, bytes;
+
+	spin_lock(&tq->done_lock);
+	pkts = tq->done_pkts;
+	bytes = tq->done_bytes;
+	tq->done_pkts = 0;
+	tq->done_bytes = 0;
+	spin_unlock(&tq->done_lock);
+	netdev_tx_completed_queue(netdev_get_tx_queue(ns->netdev, qid), pkts,
+				  bytes);
+}
+
+netdev_tx_t nsim_tx_post(struct netdevsim *ns, struct sk_buff *skb)
+{
+	unsigned int qid = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq = netdev_get_tx_queue(ns->netdev, qid);
+	struct nsim_txq *tq = &ns->txq[qid];
+	bool more = netdev_xmit_more();
+	unsigned int len = skb->len;
+
+	/* pktgen hands the same skb over again (IFF_TX_SKB_SHARING); the
+	 * ring links skbs, and the peer changes what it receives
+	 */
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (unlikely(!skb)) {
+		nsim_tx_dropped(ns);
+		/* earlier packets of the batch may wait for this doorbell */
+		if (!skb_queue_empty(&tq->ring))
+			nsim_tx_doorbell(ns, qid);
+		netdev_tx_dispatch_rang(txq);
+		return NETDEV_TX_OK;
+	}
+	__skb_queue_tail(&tq->ring, skb);
+	tq->posted++;
+	if (netdev_tx_sent_dispatch(txq, len, more)) {
+		nsim_tx_doorbell(ns, qid);
+		return NETDEV_TX_OK;
+	}
+	if (tq->stop_next) {
+		tq->stop_next = false;
+		netif_tx_stop_queue(txq);
+	}
+	return NETDEV_TX_OK;
+}
+
+void nsim_xmit_flush(struct net_device *dev, struct netdev_queue *txq)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+	unsigned int qid = txq - netdev_get_tx_queue(dev, 0);
+
+	if (skb_queue_empty(&ns->txq[qid].ring))
+		return;
+	ns->txq[qid].flushes++;
+	nsim_tx_doorbell(ns, qid);
+}
+
+/* BQL from scratch, with the floor that keeps it from stopping the queue:
+ * dql_reset() leaves the limit the stack checks against as it was (0 on a
+ * new queue) until a completion, and a completion of nothing sets it.
+ */
+static void nsim_tx_bql_reset(struct netdev_queue *txq)
+{
+	netdev_tx_reset_queue(txq);
+#ifdef CONFIG_BQL
+	dql_completed(&txq->dql, 0);
+#endif
+}
+
+/* Device closed (no transmit, NAPI disabled): drop what was never rung,
+ * forget completions not yet reported.
+ */
+void nsim_tx_rings_reset(struct netdevsim *ns)
+{
+	struct net_device *dev = ns->netdev;
+	unsigned int i;
+
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		ns->txq[i].done_pkts = 0;
+		ns->txq[i].done_bytes = 0;
+		u64_stats_update_begin(&ns->syncp);
+		ns->tx_dropped += skb_queue_len(&ns->txq[i].ring);
+		u64_stats_update_end(&ns->syncp);
+		__skb_queue_purge(&ns->txq[i].ring);
+		nsim_tx_bql_reset(netdev_get_tx_queue(dev, i));
+	}
+}
+
+int nsim_tx_rings_init(struct netdevsim *ns)
+{
+	unsigned int i, n = ns->netdev->num_tx_queues;
+
+	ns->txq = kvcalloc(n, sizeof(*ns->txq), GFP_KERNEL_ACCOUNT);
+	if (!ns->txq)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct netdev_queue *txq = netdev_get_tx_queue(ns->netdev, i);
+
+		__skb_queue_head_init(&ns->txq[i].ring);
+		spin_lock_init(&ns->txq[i].done_lock);
+#ifdef CONFIG_BQL
+		txq->dql.min_limit = NSIM_TX_BQL_MIN;
+#endif
+		nsim_tx_bql_reset(txq);
+	}
+	return 0;
+}
+
+void nsim_tx_rings_free(struct netdevsim *ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < ns->netdev->num_tx_queues; i++)
+		__skb_queue_purge(&ns->txq[i].ring);
+	kvfree(ns->txq);
+	ns->txq = NULL;
+}
+
+static unsigned int nsim_tx_inflight(struct netdev_queue *txq)
+{
+#ifdef CONFIG_BQL
+	return txq->dql.num_queued - READ_ONCE(txq->dql.num_completed);
+#else
+	return 0;
+#endif
+}
+
+static int nsim_dispatch_show(struct seq_file *file, void *data)
+{
+	struct netdevsim *ns = file->private;
+	struct net_device *dev = ns->netdev;
+	unsigned int i;
+
+	for (i = 0; i < dev->real_num_tx_queues; i++) {
+		struct netdev_queue *txq = netdev_get_tx_queue(dev, i);
+		struct nsim_txq *tq = &ns->txq[i];
+
+		__netif_tx_lock_bh(txq);
+		seq_printf(file,
+			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u\n",
+			   i, tq->posted, skb_queue_len(&tq->ring),
+			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq));
+		__netif_tx_unlock_bh(txq);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_dispatch);
+
+static int nsim_dispatch_ctl_do(struct netdevsim *ns, const char *op,
+				unsigned int qid)
+{
+	struct net_device *dev = ns->netdev;
+	struct netdev_queue *txq;
+
+	if (qid >= dev->real_num_tx_queues)
+		return -ERANGE;
+	txq = netdev_get_tx_queue(dev, qid);
+	if (!strcmp(op, "stop")) {
+		netif_tx_stop_queue(txq);
+	} else if (!strcmp(op, "start")) {
+		netif_tx_start_queue(txq);
+	} else if (!strcmp(op, "wake")) {
+		netif_tx_wake_queue(txq);
+	} else if (!strcmp(op, "stop_next")) {
+		__netif_tx_lock_bh(txq);
+		ns->txq[qid].stop_next = true;
+		__netif_tx_unlock_bh(txq);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t nsim_dispatch_ctl_write(struct file *file,
+				       const char __user *data, size_t count,
+				       loff_t *ppos)
+{
+	struct netdevsim *ns = file->private_data;
+	unsigned int qid;
+	char buf[32];
+	char op[16];
+	ssize_t len;
+	int err;
+
+	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, data, count);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %u", op, &qid) != 2)
+		return -EINVAL;
+	rtnl_lock();
+	err = nsim_dispatch_ctl_do(ns, op, qid);
+	rtnl_unlock();
+	return err ?: len;
+}
+
+static const struct file_operations nsim_dispatch_ctl_fops = {
+	.open = simple_open,
+	.write = nsim_dispatch_ctl_write,
+	.llseek = generic_file_llseek,
+	.owner = THIS_MODULE,
+};
+
+void nsim_dispatch_debugfs_init(struct netdevsim *ns)
+{
+	struct dentry *ddir = ns->nsim_dev_port->ddir;
+
+	ns->dispatch_dfs = debugfs_create_file("dispatch", 0400, ddir, ns,
+					       &nsim_dispatch_fops);
+	ns->dispatch_ctl_dfs = debugfs_create_file("dispatch_ctl", 0200, ddir,
+						   ns, &nsim_dispatch_ctl_fops);
+}
+
+void nsim_dispatch_debugfs_exit(struct netdevsim *ns)
+{
+	debugfs_remove(ns->dispatch_ctl_dfs);
+	debugfs_remove(ns->dispatch_dfs);
+}

@@ -1,0 +1,581 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+queues/tx-N/dispatch_limit: no packet is ever left posted without a
+doorbell (Documentation/networking/dispatch-limit.rst).
+
+Each case sends frames on every path the core covers and requires that
+exactly as many reach the other end: frames to an address the receiver
+does not own and does not route, which its IP layer counts as
+InAddrErrors. On netdevsim (the default) the device's own debugfs
+counters make the oracle exact: netdevsim's peer sees a frame only once
+its doorbell rang, so a stranded frame never arrives, and "pending" must
+be 0 once the sender is idle. There the cases also check that deferral
+happened where it must (an xmit_more burst) and did not where it cannot
+(a lone packet from process context), and restart a queue that the core
+had to skip (holes in earlier versions of the series). With NETIF set
+the same cases run on that device; the netdevsim-only ones skip.
+"""
+
+import atexit
+import os
+import re
+import socket
+import subprocess
+import struct
+import threading
+import time
+
+from lib.py import ksft_run, ksft_exit, ksft_pr
+from lib.py import ksft_eq, ksft_ge, ksft_true
+from lib.py import KsftSkipEx, KsftFailEx
+from lib.py import NetDrvEpEnv, NetdevSimDev, NetNS
+from lib.py import cmd, ip, defer
+
+PG = "/proc/net/pktgen"
+# TEST-NET-2: neither end owns or routes it
+DST = "198.51.100.7"
+# a multiple of 16: pktgen sends whole bursts
+COUNT = int(os.environ.get("DL_COUNT", "2000")) // 16 * 16
+SOL_PACKET = 263
+PACKET_QDISC_BYPASS = 20
+LIMITS = (0, 1, 8, 64, 3, 0, 16)
+
+
+def _write(path, val):
+    with open(path, "w") as f:
+        f.write(val)
+
+
+def _read(path):
+    # pktgen's files hold some bytes that are not text
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+# --- the device under test ---------------------------------------------------
+
+def txq_files(cfg):
+    d = f"/sys/class/net/{cfg.ifname}/queues"
+    return sorted(f"{d}/{q}/dispatch_limit" for q in os.listdir(d)
+                  if q.startswith("tx-"))
+
+
+def set_limits(cfg, val):
+    for f in txq_files(cfg):
+        _write(f, str(val))
+
+
+def with_limits(cfg, val):
+    set_limits(cfg, val)
+    defer(set_limits, cfg, 0)
+
+
+def nsim_port(cfg, remote=False):
+    """The netdevsim port's debugfs directory, or None on a real NIC."""
+    dev = cfg._ns_peer if remote else cfg._ns
+    return dev.nsims[0].dfs_dir if dev else None
+
+
+def dispatch(port):
+    """Per TX queue: posted, pending, doorbells, flushes, inflight."""
+    out = {}
+    for line in _read(port + "dispatch").splitlines():
+        f = line.split()
+        out[f[0]] = {f[i]: int(f[i + 1]) for i in range(1, len(f), 2)}
+    return out
+
+
+def total(port, key):
+    return sum(q[key] for q in dispatch(port).values())
+
+
+def require_nsim(cfg):
+    if not nsim_port(cfg):
+        raise KsftSkipEx("needs netdevsim's doorbell counters")
+
+
+def settled(cfg, port=None):
+    """Nothing pending and nothing in flight on the sender, once idle."""
+    port = port or nsim_port(cfg)
+    if not port:
+        return
+    for _ in range(100):
+        q = dispatch(port)
+        if all(v["pending"] == 0 and v["inflight"] == 0 for v in q.values()):
+            return
+        time.sleep(0.05)
+    raise KsftFailEx(f"sender not idle: {q}")
+
+
+# --- the receiving end ---------------------------------------------------------
+
+_PINS = {}
+
+
+def _pin(ns):
+    """A process parked in netns ns (its /proc/PID/net and root/sys are
+    that namespace's): reading costs no process start, which matters on a
+    debug kernel under TCG (0.4-0.7 s each)."""
+    if ns not in _PINS:
+        p = subprocess.Popen(["ip", "netns", "exec", ns, "cat"],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.basename(os.readlink(f"/proc/{p.pid}/exe")) == "cat":
+                break
+            time.sleep(0.05)
+        _PINS[ns] = p
+        atexit.register(p.stdin.close)
+    return _PINS[ns].pid
+
+
+def remote_where(cfg):
+    """Where the remote end's files are: a netns name, or the Remote."""
+    if cfg._netns:
+        return cfg._netns.name
+    if cfg.env.get("REMOTE_TYPE") == "netns":
+        return cfg.env["REMOTE_ARGS"]
+    return cfg.remote
+
+
+def read_in(where, path):
+    """path (/proc/net/... or /sys/...) as seen in where: None (here), a
+    netns name, or a Remote (a process per read)."""
+    if where is None:
+        return _read(path)
+    if not isinstance(where, str):
+        return cmd(f"cat {path}", host=where).stdout
+    pid = _pin(where)
+    if path.startswith("/proc/net/"):
+        return _read(f"/proc/{pid}/net/{path[len('/proc/net/'):]}")
+    return _read(f"/proc/{pid}/root{path}")
+
+
+def snmp_addr_errors(where=None):
+    text = read_in(where, "/proc/net/snmp")
+    ip_lines = [l.split() for l in text.splitlines() if l.startswith("Ip:")]
+    return int(ip_lines[1][ip_lines[0].index("InAddrErrors")])
+
+
+def remote_mac(cfg):
+    if getattr(cfg, "dl_remote_mac", None):
+        return cfg.dl_remote_mac
+    for link in ip("-j addr show", json=True, host=cfg.remote):
+        for a in link.get("addr_info", []):
+            if a.get("local") == cfg.remote_v4:
+                cfg.dl_remote_mac = link["address"]
+                return cfg.dl_remote_mac
+    raise KsftFailEx("remote address not found")
+
+
+def tx_dropped(cfg):
+    """Frames the devices counted as dropped (netdevsim: the peer's RX
+    queue was full), on both ends: they are not stranded, they are gone."""
+    n = int(_read(f"/sys/class/net/{cfg.ifname}/statistics/tx_dropped"))
+    if cfg._ns_peer:
+        rdev = cfg._ns_peer.nsims[0].ifname
+        n += int(read_in(cfg._netns.name,
+                         f"/sys/class/net/{rdev}/statistics/tx_dropped"))
+    return n
+
+
+class Arrivals:
+    """Frames to DST counted where they end, at the remote end."""
+
+    def __init__(self, cfg):
+        self.cfg, self.host = cfg, remote_where(cfg)
+        self.base = snmp_addr_errors(self.host)
+        self.drop0 = tx_dropped(cfg)
+
+    def dropped(self):
+        return tx_dropped(self.cfg) - self.drop0
+
+    def expect(self, sent, what):
+        """Wait up to 10 s for them, then require exactly sent - dropped."""
+        for _ in range(100):
+            if snmp_addr_errors(self.host) - self.base >= sent - self.dropped():
+                break
+            time.sleep(0.1)
+        time.sleep(0.3)
+        dropped = self.dropped()
+        got = snmp_addr_errors(self.host) - self.base
+        ksft_pr(f"{what}: sent {sent}, dropped by a device {dropped}, got {got}")
+        ksft_eq(got, sent - dropped, f"{what}: got {got} of {sent - dropped}")
+        ksft_true(dropped * 10 <= sent, f"{what}: {dropped} of {sent} dropped")
+
+
+# --- pktgen --------------------------------------------------------------------
+
+def pg_clear():
+    """Remove every pktgen device and wait until the threads have."""
+    for t in os.listdir(PG):
+        if not t.startswith("kpktgend_"):
+            continue
+        _write(f"{PG}/{t}", "rem_device_all")
+        for _ in range(300):
+            if not re.search(r"^(Running|Stopped): +\S", _read(f"{PG}/{t}"), re.M):
+                break
+            time.sleep(0.1)
+        else:
+            raise KsftFailEx(f"pktgen {t} kept its devices")
+
+
+class Pktgen:
+    def __init__(self, cfg, count, burst=1, mode="start_xmit", queue=0):
+        if not os.path.exists(PG):
+            raise KsftSkipEx("no pktgen")
+        pg_clear()
+        defer(pg_clear)
+        self.dev = cfg.ifname
+        _write(f"{PG}/kpktgend_0", f"add_device {self.dev}")
+        for c in (f"count {count}", "pkt_size 60", "delay 0",
+                  f"xmit_mode {mode}", f"burst {burst}", f"dst {DST}",
+                  f"dst_mac {remote_mac(cfg)}",
+                  f"queue_map_min {queue}", f"queue_map_max {queue}"):
+            _write(f"{PG}/{self.dev}", c)
+        self.thread = None
+
+    def start(self):
+        # the write returns when the run ends, or after 125 ms if the
+        # thread has not taken it up yet: ended() is what tells
+        self.thread = threading.Thread(target=_write,
+                                       args=(f"{PG}/pgctrl", "start\n"))
+        self.thread.start()
+
+    def ended(self):
+        return re.search(r"^Result: OK: \d+\(c", _read(f"{PG}/{self.dev}"), re.M)
+
+    def wait(self, secs=300):
+        for _ in range(secs * 10):
+            if self.ended():
+                break
+            time.sleep(0.1)
+        else:
+            raise KsftFailEx("pktgen run did not end")
+        self.thread.join()
+        return int(re.search(r"pkts-sofar: (\d+)",
+                             _read(f"{PG}/{self.dev}")).group(1))
+
+    def run(self):
+        self.start()
+        return self.wait()
+
+
+def pktgen_case(cfg, count, burst, mode="start_xmit"):
+    """One pktgen run; returns the doorbell counters' deltas (nsim)."""
+    port = nsim_port(cfg)
+    d0 = dispatch(port) if port else None
+    arr = Arrivals(cfg)
+    sent = Pktgen(cfg, count, burst, mode).run()
+    ksft_eq(sent, count, "pktgen sent all")
+    arr.expect(sent, f"pktgen {mode} burst {burst}")
+    settled(cfg)
+    if not port:
+        return None
+    d1 = dispatch(port)
+    return {k: sum(d1[q][k] - d0[q][k] for q in d1)
+            for k in ("posted", "doorbells", "flushes")}
+
+
+# --- cases ---------------------------------------------------------------------
+
+def test_xmit_more_burst(cfg):
+    """pktgen start_xmit, bursts of 16, limit 64: one doorbell a burst."""
+    with_limits(cfg, 64)
+    d = pktgen_case(cfg, COUNT, 16)
+    if d:
+        # the stack's own lone packets (IPv6 ND, MLD) ring one each
+        other = d["posted"] - COUNT
+        ksft_true(0 <= other < 50, f"posted: {d}")
+        ksft_eq(d["doorbells"] - other, COUNT // 16, f"doorbells: {d}")
+
+
+def test_burst_over_limit(cfg):
+    """Bursts of 16 with limit 3: a doorbell at least every 4 packets."""
+    with_limits(cfg, 3)
+    d = pktgen_case(cfg, COUNT, 16)
+    if d:
+        ksft_ge(d["doorbells"], COUNT // 4, f"doorbells: {d}")
+
+
+def test_lone_packets(cfg):
+    """Burst 1 from a kthread, limit 64: nothing may wait (no scope)."""
+    with_limits(cfg, 64)
+    d = pktgen_case(cfg, COUNT, 1)
+    if d:
+        ksft_eq(d["doorbells"], d["posted"], f"every packet rings: {d}")
+        ksft_eq(d["flushes"], 0, f"no core flush: {d}")
+
+
+def qdisc_case(cfg, qdisc):
+    ip(f"link set dev {cfg.ifname} txqueuelen 1000")
+    if cmd(f"tc qdisc replace dev {cfg.ifname} root {qdisc}", fail=False).ret:
+        raise KsftSkipEx(f"cannot attach {qdisc}")
+    defer(cmd, f"tc qdisc del dev {cfg.ifname} root", fail=False)
+    with_limits(cfg, 64)
+    pktgen_case(cfg, COUNT, 1, "queue_xmit")
+
+
+def test_pfifo_fast(cfg):
+    """dev_queue_xmit() through pfifo_fast: bypass and qdisc runs."""
+    qdisc_case(cfg, "pfifo_fast")
+
+
+def test_locked_qdisc(cfg):
+    """dev_queue_xmit() through a locked qdisc (pfifo)."""
+    qdisc_case(cfg, "pfifo limit 1000")
+
+
+def test_noqueue(cfg):
+    """dev_queue_xmit() on a noqueue device."""
+    qdisc_case(cfg, "noqueue")
+
+
+def udp_frame(cfg, smac, dmac):
+    src = socket.inet_aton(cfg.v4)
+    dst = socket.inet_aton(DST)
+    udp = struct.pack("!HHHH", 9, 9, 8 + 18, 0) + bytes(18)
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64,
+                      17, 0, src, dst)
+    s = sum(struct.unpack("!10H", hdr))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    hdr = hdr[:10] + struct.pack("!H", ~s & 0xffff) + hdr[12:]
+    return dmac + smac + b"\x08\x00" + hdr + udp
+
+
+def test_packet_qdisc_bypass(cfg):
+    """AF_PACKET with PACKET_QDISC_BYPASS: dev_direct_xmit(), no deferral."""
+    cfg.require_v4()
+    with_limits(cfg, 64)
+    port = nsim_port(cfg)
+    d0 = dispatch(port) if port else None
+    mac = lambda m: bytes.fromhex(m.replace(":", ""))
+    frame = udp_frame(cfg, mac(cfg.dev["address"]), mac(remote_mac(cfg)))
+    arr = Arrivals(cfg)
+    n = 500
+    with socket.socket(socket.AF_PACKET, socket.SOCK_RAW) as s:
+        s.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
+        s.bind((cfg.ifname, 0))
+        for _ in range(n):
+            s.send(frame)
+    arr.expect(n, "AF_PACKET bypass")
+    settled(cfg)
+    if port:
+        d1 = dispatch(port)
+        d = {k: sum(d1[q][k] - d0[q][k] for q in d1)
+             for k in ("posted", "doorbells", "flushes")}
+        ksft_ge(d["posted"], n, f"posted: {d}")
+        ksft_eq(d["doorbells"], d["posted"], f"every packet rings: {d}")
+        ksft_eq(d["flushes"], 0, f"no core flush: {d}")
+
+
+def test_napi_scope(cfg):
+    """TCP into the other end, whose ACKs leave from its RX NAPI poll with
+    limit 64 there: every byte arrives, the poll's doorbells deferred and
+    the core flushed them, nothing left pending."""
+    cfg.require_v4()
+    if not cfg._ns_peer:
+        raise KsftSkipEx("sets the limit on the other end: netdevsim only")
+    rns, rdev = cfg._netns.name, cfg._ns_peer.nsims[0].ifname
+    lims = f"/sys/class/net/{rdev}/queues/tx-*/dispatch_limit"
+    cmd(f"sh -c 'for f in {lims}; do echo 64 > $f; done'", ns=rns)
+    defer(cmd, f"sh -c 'for f in {lims}; do echo 0 > $f; done'", ns=rns)
+    rport = nsim_port(cfg, remote=True)
+    f0 = total(rport, "flushes")
+    port, size = 5201, 8 << 20
+    srv = ("import socket\n"
+           "s = socket.socket()\n"
+           "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+           f"s.bind(('{cfg.remote_v4}', {port})); s.listen(1)\n"
+           "c, _ = s.accept(); n = 0\n"
+           "while True:\n"
+           "    b = c.recv(1 << 16)\n"
+           "    if not b: break\n"
+           "    n += len(b)\n"
+           "print(n)\n")
+    rx = cmd(f"python3 -c \"{srv}\"", ns=rns, background=True)
+    with socket.socket() as c:
+        for _ in range(100):
+            if c.connect_ex((cfg.remote_v4, port)) == 0:
+                break
+            time.sleep(0.1)
+        c.sendall(bytes(size))
+    rx.process(terminate=False, timeout=120)
+    ksft_eq(int(rx.stdout.strip() or 0), size, "bytes received")
+    settled(cfg, rport)
+    ksft_ge(total(rport, "flushes") - f0, 1,
+            "the receiver's polls deferred their ACKs and the core flushed")
+
+
+def test_limit_changes_under_load(cfg):
+    """Limits change (to 0 too) while pktgen runs: still exact."""
+    port = nsim_port(cfg)
+    arr = Arrivals(cfg)
+    pg = Pktgen(cfg, 0, 16)
+    pg.start()
+    flips = 0
+    during = 0
+    while flips < 40:
+        set_limits(cfg, LIMITS[flips % len(LIMITS)])
+        flips += 1
+        during += bool(re.search(r"^Running: +\S", _read(f"{PG}/kpktgend_0"), re.M))
+        time.sleep(0.05)
+    _write(f"{PG}/pgctrl", "stop\n")
+    set_limits(cfg, 0)
+    sent = pg.wait()
+    ksft_pr(f"{flips} limit changes, {during} of them while pktgen ran")
+    ksft_ge(during, 30, "the changes overlapped the traffic")
+    ksft_ge(sent, 1, "pktgen sent")
+    arr.expect(sent, "under limit changes")
+    settled(cfg, port)
+
+
+def stranded_on_stopped_queue(cfg):
+    """One packet deferred by xmit_more, then the queue stopped before the
+    burst's end: pktgen's flush must skip it (stopped), so it waits."""
+    port = nsim_port(cfg)
+    with_limits(cfg, 64)
+    arr = Arrivals(cfg)
+    _write(port + "dispatch_ctl", "stop_next 0")
+    defer(_write, port + "dispatch_ctl", "start 0")
+    pg = Pktgen(cfg, 1, 16)
+    ksft_eq(pg.run(), 1)
+    time.sleep(0.5)
+    ksft_eq(dispatch(port)["tx-0"]["pending"], 1, "kept while stopped")
+    ksft_eq(snmp_addr_errors(arr.host) - arr.base, 0, "not rung while stopped")
+    return arr
+
+
+def test_restart_start(cfg):
+    """netif_tx_start_queue() rings for what a skipped flush kept."""
+    require_nsim(cfg)
+    arr = stranded_on_stopped_queue(cfg)
+    _write(nsim_port(cfg) + "dispatch_ctl", "start 0")
+    arr.expect(1, "after start")
+    settled(cfg)
+
+
+def test_restart_wake(cfg):
+    """netif_tx_wake_queue() rings for what a skipped flush kept."""
+    require_nsim(cfg)
+    arr = stranded_on_stopped_queue(cfg)
+    _write(nsim_port(cfg) + "dispatch_ctl", "wake 0")
+    arr.expect(1, "after wake")
+    settled(cfg)
+
+
+def test_restart_after_limit_cleared(cfg):
+    """The last limit cleared while the queue is stopped, then started."""
+    require_nsim(cfg)
+    arr = stranded_on_stopped_queue(cfg)
+    set_limits(cfg, 0)
+    time.sleep(0.2)
+    _write(nsim_port(cfg) + "dispatch_ctl", "start 0")
+    arr.expect(1, "after clear and start")
+    settled(cfg)
+
+
+def test_channels_shrink(cfg):
+    """A queue that ethtool -L hides loses its limit."""
+    ch = cmd(f"ethtool -l {cfg.ifname}", fail=False).stdout
+    n = [int(x) for x in re.findall(r"^Combined:\s+(\d+)", ch, re.M)]
+    if len(n) < 2 or n[0] < 2:
+        raise KsftSkipEx("fewer than 2 channels")
+    cur = n[1]
+    set_limits(cfg, 0)
+    cmd(f"ethtool -L {cfg.ifname} combined 2")
+    defer(cmd, f"ethtool -L {cfg.ifname} combined {cur}")
+    with_limits(cfg, 64)
+    cmd(f"ethtool -L {cfg.ifname} combined 1")
+    cmd(f"ethtool -L {cfg.ifname} combined 2")
+    vals = [_read(f).strip() for f in txq_files(cfg)]
+    ksft_eq(vals, ["64", "0"], "tx-0 keeps 64, tx-1 comes back with 0")
+    pktgen_case(cfg, 512, 16)
+
+
+def test_netpoll(cfg):
+    """netconsole (netpoll, IRQs off): every line arrives."""
+    cfg.require_v4()
+    nc = "/sys/kernel/config/netconsole"
+    if not os.path.isdir(nc) and os.path.isdir("/sys/kernel/config"):
+        cmd("mount -t configfs configfs /sys/kernel/config")
+        defer(cmd, "umount /sys/kernel/config")
+    if not os.path.isdir(nc):
+        raise KsftSkipEx("no dynamic netconsole")
+    with_limits(cfg, 64)
+    port = 6666
+    t = f"{nc}/dl{os.getpid()}"
+    os.mkdir(t)
+    defer(os.rmdir, t)
+    for k, v in (("dev_name", cfg.ifname), ("local_ip", cfg.v4),
+                 ("remote_ip", cfg.remote_v4),
+                 ("remote_mac", remote_mac(cfg)), ("remote_port", str(port))):
+        _write(f"{t}/{k}", v)
+    _write(f"{t}/enabled", "1")
+    defer(_write, f"{t}/enabled", "0")
+    n = 50
+    py = ("import socket,sys\n"
+          "s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n"
+          f"s.bind(('{cfg.remote_v4}',{port})); s.settimeout(15)\n"
+          "n=0\n"
+          "try:\n"
+          f"    while n<{n}:\n"
+          "        if b'dlnetpoll' in s.recv(2048): n+=1\n"
+          "except OSError: pass\n"
+          "print(n)\n")
+    _write(f"/tmp/dl-netpoll-{os.getpid()}.py", py)
+    defer(os.unlink, f"/tmp/dl-netpoll-{os.getpid()}.py")
+    rx = cmd(f"python3 /tmp/dl-netpoll-{os.getpid()}.py", host=cfg.remote,
+             background=True)
+    # the receiver is bound (python starts in seconds on a debug kernel)
+    where = remote_where(cfg)
+    for _ in range(600):
+        if f":{port:04X} " in read_in(where, "/proc/net/udp"):
+            break
+        time.sleep(0.1)
+    for i in range(n):
+        _write("/dev/kmsg", f"<4>dlnetpoll {i}\n")
+    rx.process(terminate=False, timeout=30)
+    ksft_eq(int(rx.stdout.strip() or 0), n, "netconsole lines received")
+
+
+def test_remove_under_load(cfg):
+    """A netdevsim pair removed while pktgen sends with limit 64."""
+    require_nsim(cfg)
+    ns = NetNS()
+    a, b = NetdevSimDev(queue_count=2), NetdevSimDev(ns=ns)
+    with open("/proc/self/ns/net") as f0, open(f"/var/run/netns/{ns.name}") as f1:
+        NetdevSimDev.ctrl_write("link_device",
+                                f"{f0.fileno()}:{a.nsims[0].ifindex} "
+                                f"{f1.fileno()}:{b.nsims[0].ifindex}")
+    dev = a.nsims[0].ifname
+    ip(f"link set dev {dev} up")
+    ip(f"link set dev {b.nsims[0].ifname} up", ns=ns)
+    for f in os.listdir(f"/sys/class/net/{dev}/queues"):
+        if f.startswith("tx-"):
+            _write(f"/sys/class/net/{dev}/queues/{f}/dispatch_limit", "64")
+    pg_clear()
+    defer(pg_clear)
+    _write(f"{PG}/kpktgend_0", f"add_device {dev}")
+    for c in ("count 0", "pkt_size 60", "delay 0", "burst 16", f"dst {DST}",
+              f"dst_mac {b.nsims[0].dev['address']}"):
+        _write(f"{PG}/{dev}", c)
+    th = threading.Thread(target=_write, args=(f"{PG}/pgctrl", "start\n"))
+    th.start()
+    time.sleep(1)
+    a.remove()
+    th.join(60)
+    ksft_true(not th.is_alive(), "pktgen stopped with the device")
+    b.remove()
+    del ns
+
+
+def main() -> None:
+    with NetDrvEpEnv(__file__, queue_count=2) as cfg:
+        ksft_run(globs=globals(), case_pfx={"test_"}, args=(cfg, ))
+    ksft_exit()
+
+
+if __name__ == "__main__":
+    main()
