@@ -265,8 +265,8 @@ static void dispatch_limit_frozen_recovered(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rang);
 	KUNIT_EXPECT_EQ(test, flushed, 0);
 	KUNIT_EXPECT_EQ(test, pending, 1);
-	for (i = 0; i < 100 && READ_ONCE(priv->flushes[0]) == 0; i++)
-		msleep(10);
+	for (i = 0; i < 50 && READ_ONCE(priv->flushes[0]) == 0; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, priv->flushes[0], 1);
 	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
 	KUNIT_EXPECT_FALSE(test, test_bit(__QUEUE_STATE_DISPATCH_KICK, &txq->state));
@@ -302,8 +302,8 @@ static void dispatch_limit_stopped_or_down_skipped(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rang);
 	KUNIT_EXPECT_EQ(test, flushed, 0);
 	KUNIT_EXPECT_EQ(test, pending, 1);
-	for (i = 0; i < 100 && READ_ONCE(priv->flushes[1]) == 0; i++)
-		msleep(10);
+	for (i = 0; i < 50 && READ_ONCE(priv->flushes[1]) == 0; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, priv->flushes[1], 1);
 	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
 }

@@ -33,13 +33,20 @@ from lib.py import NetDrvEpEnv, NetdevSimDev, NetNS
 from lib.py import cmd, ip, defer
 
 PG = "/proc/net/pktgen"
-# TEST-NET-2: neither end owns or routes it
-DST = "198.51.100.7"
 # a multiple of 16: pktgen sends whole bursts
 COUNT = int(os.environ.get("DL_COUNT", "2000")) // 16 * 16
 SOL_PACKET = 263
 PACKET_QDISC_BYPASS = 20
 LIMITS = (0, 1, 8, 64, 3, 0, 16)
+
+
+def dst_ip(cfg):
+    """An address on the link that neither end owns: the receiver, which
+    does not forward, counts each frame to it in InAddrErrors. (To an
+    address it has no route for at all, a receiver that takes frames in
+    lists through GRO counted only the first batch here.)"""
+    head, last = cfg.remote_v4.rsplit(".", 1)
+    return f"{head}.{77 if last != '77' else 78}"
 
 
 def _write(path, val):
@@ -179,6 +186,28 @@ def tx_dropped(cfg):
     return n
 
 
+def diag(cfg):
+    """What the sender's queues hold, for a failed count."""
+    d = f"/sys/class/net/{cfg.ifname}/queues"
+    for q in sorted(os.listdir(d)):
+        bql = f"{d}/{q}/byte_queue_limits/inflight"
+        if q.startswith("tx-") and os.path.exists(bql):
+            ksft_pr(f"{q}: BQL inflight {_read(bql).strip()}")
+    port = nsim_port(cfg)
+    if port:
+        ksft_pr(_read(port + "dispatch").strip())
+    else:
+        st = cmd(f"ethtool -S {cfg.ifname}", fail=False).stdout
+        ksft_pr(" ".join(l.strip() for l in st.splitlines()
+                         if "door" in l or "tx_queue" in l or "drop" in l))
+    r = cmd("nstat -az", host=cfg.remote, fail=False).stdout
+    ksft_pr("the other end: " + " ".join(
+        " ".join(l.split()[:2]) for l in r.splitlines()
+        if l.startswith(("IpIn", "IpExtInNoRoutes", "IpForw"))))
+    r = cmd("ip -s -s link", host=cfg.remote, fail=False).stdout
+    ksft_pr(" / ".join(l.strip() for l in r.splitlines()))
+
+
 class Arrivals:
     """Frames to DST counted where they end, at the remote end."""
 
@@ -200,6 +229,8 @@ class Arrivals:
         dropped = self.dropped()
         got = snmp_addr_errors(self.host) - self.base
         ksft_pr(f"{what}: sent {sent}, dropped by a device {dropped}, got {got}")
+        if got != sent - dropped:
+            diag(self.cfg)
         ksft_eq(got, sent - dropped, f"{what}: got {got} of {sent - dropped}")
         ksft_true(dropped * 10 <= sent, f"{what}: {dropped} of {sent} dropped")
 
@@ -229,7 +260,7 @@ class Pktgen:
         self.dev = cfg.ifname
         _write(f"{PG}/kpktgend_0", f"add_device {self.dev}")
         for c in (f"count {count}", "pkt_size 60", "delay 0",
-                  f"xmit_mode {mode}", f"burst {burst}", f"dst {DST}",
+                  f"xmit_mode {mode}", f"burst {burst}", f"dst {dst_ip(cfg)}",
                   f"dst_mac {remote_mac(cfg)}",
                   f"queue_map_min {queue}", f"queue_map_max {queue}"):
             _write(f"{PG}/{self.dev}", c)
@@ -267,7 +298,8 @@ def pktgen_case(cfg, count, burst, mode="start_xmit"):
     d0 = dispatch(port) if port else None
     arr = Arrivals(cfg)
     sent = Pktgen(cfg, count, burst, mode).run()
-    ksft_eq(sent, count, "pktgen sent all")
+    # a burst cut short (queue stopped) is retried whole: up to burst - 1 more
+    ksft_true(count <= sent < count + burst, f"pktgen sent {sent} of {count}")
     arr.expect(sent, f"pktgen {mode} burst {burst}")
     settled(cfg)
     if not port:
@@ -333,7 +365,7 @@ def test_noqueue(cfg):
 
 def udp_frame(cfg, smac, dmac):
     src = socket.inet_aton(cfg.v4)
-    dst = socket.inet_aton(DST)
+    dst = socket.inet_aton(dst_ip(cfg))
     udp = struct.pack("!HHHH", 9, 9, 8 + 18, 0) + bytes(18)
     hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64,
                       17, 0, src, dst)
@@ -372,8 +404,10 @@ def test_packet_qdisc_bypass(cfg):
 
 def test_napi_scope(cfg):
     """TCP into the other end, whose ACKs leave from its RX NAPI poll with
-    limit 64 there: every byte arrives, the poll's doorbells deferred and
-    the core flushed them, nothing left pending."""
+    limit 64 there: every byte arrives and nothing is left pending or in
+    flight there. (Whether a poll defers depends on how many segments it
+    gets at once, which TCP decides: the count is printed, not required;
+    pktgen's bursts above are where deferral is certain.)"""
     cfg.require_v4()
     if not cfg._ns_peer:
         raise KsftSkipEx("sets the limit on the other end: netdevsim only")
@@ -404,8 +438,7 @@ def test_napi_scope(cfg):
     rx.process(terminate=False, timeout=120)
     ksft_eq(int(rx.stdout.strip() or 0), size, "bytes received")
     settled(cfg, rport)
-    ksft_ge(total(rport, "flushes") - f0, 1,
-            "the receiver's polls deferred their ACKs and the core flushed")
+    ksft_pr(f"the other end's core flushes: {total(rport, 'flushes') - f0}")
 
 
 def test_limit_changes_under_load(cfg):
@@ -499,7 +532,7 @@ def test_netpoll(cfg):
     cfg.require_v4()
     nc = "/sys/kernel/config/netconsole"
     if not os.path.isdir(nc) and os.path.isdir("/sys/kernel/config"):
-        cmd("mount -t configfs configfs /sys/kernel/config")
+        cmd("mount -t configfs none /sys/kernel/config")
         defer(cmd, "umount /sys/kernel/config")
     if not os.path.isdir(nc):
         raise KsftSkipEx("no dynamic netconsole")
@@ -558,7 +591,8 @@ def test_remove_under_load(cfg):
     pg_clear()
     defer(pg_clear)
     _write(f"{PG}/kpktgend_0", f"add_device {dev}")
-    for c in ("count 0", "pkt_size 60", "delay 0", "burst 16", f"dst {DST}",
+    for c in ("count 0", "pkt_size 60", "delay 0", "burst 16",
+              f"dst {dst_ip(cfg)}",
               f"dst_mac {b.nsims[0].dev['address']}"):
         _write(f"{PG}/{dev}", c)
     th = threading.Thread(target=_write, args=(f"{PG}/pgctrl", "start\n"))
