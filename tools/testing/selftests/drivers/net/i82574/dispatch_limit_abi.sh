@@ -172,10 +172,15 @@ hidden_queue_cleared()
 
 	n=$(ethtool -l "$dev" | awk '/^Combined:/ { c = $2 } END { print c }')
 	[ "${n:-0}" -ge 2 ] || { ktap_print_msg "$dev: $n channels"; return 1; }
+	# up: a driver may apply a channel count to a down device at open
+	ip link set dev "$dev" up || return 1
 	txq_files "$dev"
 	for f in "${FILES[@]}"; do expect "$f" 64 OK || return 1; done
 	ethtool -L "$dev" combined 1 || return 1
+	txq_files "$dev"
+	[ ${#FILES[@]} -eq 1 ] || { ktap_print_msg "$dev: ${#FILES[@]} queues at -L 1"; rc=1; }
 	ethtool -L "$dev" combined "$n" || return 1
+	ip link set dev "$dev" down
 	txq_files "$dev"
 	[ ${#FILES[@]} -eq "$n" ] || { ktap_print_msg "$dev: ${#FILES[@]} queues"; rc=1; }
 	for i in "${!FILES[@]}"; do
