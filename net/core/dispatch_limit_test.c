@@ -175,6 +175,15 @@ static struct net_device *dl_test_dev(struct kunit *test)
 	return dev;
 }
 
+/* Up to a second for net_tx_action() to ring queue q after a restart */
+static void dl_test_wait_flush(struct dl_test_dev *priv, unsigned int q)
+{
+	unsigned int i;
+
+	for (i = 0; i < 50 && !READ_ONCE(priv->flushes[q]); i++)
+		msleep(20);
+}
+
 /* A driver's lone packet under the TX lock; true if it rang. */
 static bool dl_test_send(struct netdev_queue *txq)
 {
@@ -248,7 +257,7 @@ static void dispatch_limit_frozen_recovered(struct kunit *test)
 	struct net_device *dev = dl_test_dev(test);
 	struct dl_test_dev *priv = netdev_priv(dev);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
-	unsigned int cookie, i, flushed, pending;
+	unsigned int cookie, flushed, pending;
 	bool rang;
 
 	local_bh_disable();
@@ -265,8 +274,7 @@ static void dispatch_limit_frozen_recovered(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rang);
 	KUNIT_EXPECT_EQ(test, flushed, 0);
 	KUNIT_EXPECT_EQ(test, pending, 1);
-	for (i = 0; i < 50 && READ_ONCE(priv->flushes[0]) == 0; i++)
-		msleep(20);
+	dl_test_wait_flush(priv, 0);
 	KUNIT_EXPECT_EQ(test, priv->flushes[0], 1);
 	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
 	KUNIT_EXPECT_FALSE(test, test_bit(__QUEUE_STATE_DISPATCH_KICK, &txq->state));
@@ -280,7 +288,7 @@ static void dispatch_limit_stopped_or_down_skipped(struct kunit *test)
 	struct net_device *dev = dl_test_dev(test);
 	struct dl_test_dev *priv = netdev_priv(dev);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 1);
-	unsigned int i, flushed, pending;
+	unsigned int flushed, pending;
 	bool rang;
 
 	local_bh_disable();
@@ -302,8 +310,7 @@ static void dispatch_limit_stopped_or_down_skipped(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rang);
 	KUNIT_EXPECT_EQ(test, flushed, 0);
 	KUNIT_EXPECT_EQ(test, pending, 1);
-	for (i = 0; i < 50 && READ_ONCE(priv->flushes[1]) == 0; i++)
-		msleep(20);
+	dl_test_wait_flush(priv, 1);
 	KUNIT_EXPECT_EQ(test, priv->flushes[1], 1);
 	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
 }

@@ -480,33 +480,33 @@ def stranded_on_stopped_queue(cfg):
     return arr
 
 
-def test_restart_start(cfg):
-    """netif_tx_start_queue() rings for what a skipped flush kept."""
+def restart_case(cfg, op, clear=False):
+    """A frame kept by a skipped flush rings when the queue restarts by
+    op ("start": netif_tx_start_queue(), "wake": netif_tx_wake_queue()),
+    with no further packet, also after the last limit was cleared."""
     require_nsim(cfg)
     arr = stranded_on_stopped_queue(cfg)
-    _write(nsim_port(cfg) + "dispatch_ctl", "start 0")
-    arr.expect(1, "after start")
+    if clear:
+        set_limits(cfg, 0)
+        time.sleep(0.2)
+    _write(nsim_port(cfg) + "dispatch_ctl", f"{op} 0")
+    arr.expect(1, f"after {'clear and ' if clear else ''}{op}")
     settled(cfg)
+
+
+def test_restart_start(cfg):
+    """netif_tx_start_queue() rings for what a skipped flush kept."""
+    restart_case(cfg, "start")
 
 
 def test_restart_wake(cfg):
     """netif_tx_wake_queue() rings for what a skipped flush kept."""
-    require_nsim(cfg)
-    arr = stranded_on_stopped_queue(cfg)
-    _write(nsim_port(cfg) + "dispatch_ctl", "wake 0")
-    arr.expect(1, "after wake")
-    settled(cfg)
+    restart_case(cfg, "wake")
 
 
 def test_restart_after_limit_cleared(cfg):
     """The last limit cleared while the queue is stopped, then started."""
-    require_nsim(cfg)
-    arr = stranded_on_stopped_queue(cfg)
-    set_limits(cfg, 0)
-    time.sleep(0.2)
-    _write(nsim_port(cfg) + "dispatch_ctl", "start 0")
-    arr.expect(1, "after clear and start")
-    settled(cfg)
+    restart_case(cfg, "start", clear=True)
 
 
 def test_channels_shrink(cfg):
