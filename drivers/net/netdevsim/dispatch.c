@@ -20,6 +20,7 @@
 #include <linux/netdevice.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
+#include <net/netdev_queues.h>
 
 #include "netdevsim.h"
 
@@ -168,6 +169,41 @@ void nsim_tx_rings_free(struct netdevsim *ns)
 		__skb_queue_purge(&ns->txq[i].ring);
 	kvfree(ns->txq);
 	ns->txq = NULL;
+}
+
+/* qstats: queue qid's doorbells, read under the lock they are counted under */
+static void nsim_tx_add_doorbells(struct netdevsim *ns, unsigned int qid,
+				  struct netdev_queue_stats_tx *stats)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(ns->netdev, qid);
+
+	__netif_tx_lock_bh(txq);
+	stats->doorbells += ns->txq[qid].doorbells;
+	stats->doorbell_flushes += ns->txq[qid].flushes;
+	__netif_tx_unlock_bh(txq);
+}
+
+void nsim_tx_queue_stats(struct netdevsim *ns, unsigned int qid,
+			 struct netdev_queue_stats_tx *stats)
+{
+	stats->doorbells = 0;
+	stats->doorbell_flushes = 0;
+	nsim_tx_add_doorbells(ns, qid, stats);
+}
+
+/* The base holds the queues that ethtool -L hid, so that the device's
+ * totals never go back.
+ */
+void nsim_tx_base_stats(struct netdevsim *ns,
+			struct netdev_queue_stats_tx *stats)
+{
+	struct net_device *dev = ns->netdev;
+	unsigned int i;
+
+	stats->doorbells = 0;
+	stats->doorbell_flushes = 0;
+	for (i = dev->real_num_tx_queues; i < dev->num_tx_queues; i++)
+		nsim_tx_add_doorbells(ns, i, stats);
 }
 
 static unsigned int nsim_tx_inflight(struct netdev_queue *txq)

@@ -130,6 +130,8 @@ static void i82574_get_queue_stats_tx(struct net_device *netdev, int idx,
 	tx->packets = s.packets;
 	tx->bytes = s.bytes;
 	tx->stop = s.stop;
+	tx->doorbells = s.doorbells;
+	tx->doorbell_flushes = s.flushes;
 }
 
 static void i82574_get_base_stats(struct net_device *netdev,
@@ -146,6 +148,8 @@ static void i82574_get_base_stats(struct net_device *netdev,
 	tx->packets = priv->tx_base.packets;
 	tx->bytes = priv->tx_base.bytes;
 	tx->stop = priv->tx_base.stop;
+	tx->doorbells = priv->tx_base.doorbells;
+	tx->doorbell_flushes = priv->tx_base.flushes;
 }
 
 static const struct netdev_stat_ops i82574_stat_ops = {

@@ -32,6 +32,7 @@ SINK_IP=198.19.2.2
 DST_IP=198.19.2.99
 PG=/proc/net/pktgen
 STALL_THRS=128
+KSRC=$(readlink -f "$DIR/../../../../../..")
 
 rtr()
 {
@@ -45,6 +46,7 @@ sink()
 
 cleanup()
 {
+	ns_unpin "$RTR_NS"
 	pktgen_clear
 	[ -n "${IF2:-}" ] && set_limit 0 && stall_thrs 0
 	ip netns del "$RTR_NS" 2>/dev/null
@@ -146,10 +148,14 @@ pktgen_start()
 	pktgen_go "$IF0"
 }
 
-# fwd_check WHAT BEFORE: compare the counters with the snapshot BEFORE.
-# The sink must have got exactly what the router forwarded minus what
-# nic2's qdisc or driver dropped. Leaves the deltas of nic2's tx_packets,
-# tx_doorbells and tx_flush_doorbells in PKTS, DBS, FLUSHES.
+# fwd_check WHAT BEFORE COUNT: compare the counters with the snapshot
+# BEFORE. pktgen sent at least COUNT frames (a burst cut short by a full
+# ring is sent again whole), the router's nic1 received them (and maybe
+# an ARP request more) and the router forwarded exactly them; the sink got
+# exactly what the router forwarded minus what nic2's qdisc or driver
+# dropped. Leaves the
+# deltas of nic2's tx_packets, tx_doorbells and tx_flush_doorbells in
+# PKTS, DBS, FLUSHES.
 fwd_check()
 {
 	local sent sink fwd qd txd rx a b
@@ -174,7 +180,8 @@ fwd_check()
 		"sink got $sink"
 	ktap_print_msg "$1: nic2 tx_packets $PKTS, tx_doorbells $DBS," \
 		"tx_flush_doorbells $FLUSHES"
-	[ "$fwd" -gt 0 ] && [ "$sink" -eq $((fwd - qd - txd)) ]
+	[ "${sent:-0}" -ge "$3" ] && [ "$rx" -ge "$sent" ] &&
+		[ "$fwd" -eq "$sent" ] && [ "$sink" -eq $((fwd - qd - txd)) ]
 }
 
 # fwd_exact LIMIT: forward $FWD_COUNT frames with LIMIT on nic2
@@ -185,7 +192,7 @@ fwd_exact()
 	set_limit "$1" || return 1
 	before=$(counters)
 	pktgen_start "$FWD_COUNT" || return 1
-	fwd_check "limit $1" "$before"
+	fwd_check "limit $1" "$before" "$FWD_COUNT"
 }
 
 # doorbells LIMIT: with limit 0 the core never flushes nic2; with a limit
@@ -220,21 +227,85 @@ no_stall()
 		"$(bql_sum stall_max) jiffies (reported only)"
 }
 
-# change_while_forwarding: nic2's limit cycles through 64, 0, 8, 1, 0
-# while the router forwards
+# forwarding PID: pktgen (PID) still sends, or the router's nic1 received
+# more since the last call (pktgen outruns the router; the hub holds the
+# difference, which the router forwards after pktgen ended). Reads through
+# the router's pin (ns_pin), without a process.
+RTR_RX=0
+forwarding()
+{
+	running "$1" && return 0
+	ns_file "$RTR_NS" "/sys/class/net/$IF1/statistics/rx_packets" &&
+		rd "$NS_FILE" || return 1
+	[ "$RD" -ne "$RTR_RX" ] || return 1
+	RTR_RX=$RD
+}
+
+# set_limit_pinned LIMIT: nic2's limit written through the router's pin,
+# without a process (so that many changes fit into one run)
+set_limit_pinned()
+{
+	local q
+
+	ns_file "$RTR_NS" "/sys/class/net/$IF2/queues" || return 1
+	for q in "$NS_FILE"/tx-*; do
+		echo "$1" > "$q/dispatch_limit" || return 1
+	done
+}
+
+# change_while_forwarding: nic2's limit cycles through 64, 0, 8, 1, 0,
+# every few ms, while the router forwards; at least 10 changes overlap
 change_while_forwarding()
 {
 	local before pid rc=0
 
-	set_limit 0 || return 1
+	set_limit 0 && ns_pin "$RTR_NS" || return 1
 	before=$(counters)
 	pktgen_start $((FWD_COUNT * 2)) &
 	pid=$!
-	cycle_limits $pid || rc=1
+	RTR_RX=0
+	CYCLE_SET=set_limit_pinned CYCLE_NAP=0.005 cycle_limits 10 forwarding $pid ||
+		rc=1
 	wait $pid || rc=1
+	ns_unpin "$RTR_NS"
 	set_limit 0 || rc=1
 	ktap_print_msg "$CYCLES limit changes while forwarding"
-	[ $rc -eq 0 ] && fwd_check "changing" "$before"
+	[ $rc -eq 0 ] && fwd_check "changing" "$before" $((FWD_COUNT * 2))
+}
+
+# qstats_sum: nic2's tx-doorbells and tx-doorbell-flushes summed over its
+# TX queues, as ynl reads them from netdev-genl (printed as it shows them)
+qstats_sum()
+{
+	local out
+
+	out=$(rtr python3 "$KSRC/tools/net/ynl/cli.py" --no-schema \
+		--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" \
+		--dump qstats-get --output-json \
+		--json "{\"ifindex\": $(rtr cat "/sys/class/net/$IF2/ifindex"), \"scope\": \"queue\"}") ||
+		return 1
+	python3 -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin) if r["queue-type"] == "tx"]
+for r in rows:
+    print("#   tx-%d: tx-packets %d tx-doorbells %d tx-doorbell-flushes %d" %
+          (r["queue-id"], r["tx-packets"], r["tx-doorbells"],
+           r["tx-doorbell-flushes"]), file=sys.stderr)
+print(sum(r["tx-doorbells"] for r in rows),
+      sum(r["tx-doorbell-flushes"] for r in rows))' <<< "$out"
+}
+
+# qstats_match: with nic2 idle, netdev-genl's qstats (what an operator
+# reads with ynl) count the doorbells and core flushes ethtool -S counts
+qstats_match()
+{
+	local q e
+
+	read -r -a q <<< "$(qstats_sum)" || return 1
+	read -r -a e <<< "$(counters)"
+	ktap_print_msg "qstats: tx-doorbells ${q[0]}, tx-doorbell-flushes ${q[1]};" \
+		"ethtool -S: tx_doorbells ${e[5]}, tx_flush_doorbells ${e[6]}"
+	[ "${q[0]}" -gt 0 ] && [ "${q[0]}" -eq "${e[5]}" ] && [ "${q[1]}" -eq "${e[6]}" ]
 }
 
 setup()
@@ -286,7 +357,7 @@ if [ ! -e "/sys/bus/pci/devices/$(nic_bdf 3)" ] || [ ! -e $PG/pgctrl ]; then
 	ktap_skip_all "needs four NICs (nic0+nic1, nic2+nic3) and pktgen"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $((2 + 3 * ${#LIMITS[@]}))
+ktap_set_plan $((3 + 3 * ${#LIMITS[@]}))
 trap cleanup EXIT
 
 if setup; then
@@ -311,4 +382,6 @@ for l in "${LIMITS[@]}"; do
 done
 ktap_test_result "limit changes while forwarding, sink count exact" \
 	change_while_forwarding
+ktap_test_result "qstats tx-doorbells and tx-doorbell-flushes as ethtool -S" \
+	qstats_match
 ktap_finished

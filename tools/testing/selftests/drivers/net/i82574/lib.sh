@@ -251,21 +251,35 @@ json_get()
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
-# cycle_limits PID: while PID runs, set_limit (the caller's) to 64, 0, 8,
-# 1, 0, over and over; CYCLES counts the changes. Fails if one failed.
+# cycle_limits MIN CMD...: while CMD succeeds (the traffic still flows),
+# set the limit to 64, 0, 8, 1, 0, over and over, with $CYCLE_SET (default
+# the caller's set_limit), $CYCLE_NAP seconds apart (default 0.05); CYCLES
+# counts the changes after which CMD still succeeded (so they overlapped
+# the traffic). Fails if a change failed or if fewer than MIN overlapped.
 cycle_limits()
 {
-	local l rc=0
+	local min=$1 seq=(64 0 8 1 0) l i=0 rc=0
 
+	shift
 	CYCLES=0
-	while kill -0 "$1" 2>/dev/null; do
-		for l in 64 0 8 1 0; do
-			set_limit $l || rc=1
-			CYCLES=$((CYCLES + 1))
-			nap 0.05
-		done
+	while "$@"; do
+		l=${seq[i++ % 5]}
+		"${CYCLE_SET:-set_limit}" $l ||
+			{ rc=1; ktap_print_msg "limit $l: write failed"; }
+		"$@" && CYCLES=$((CYCLES + 1))
+		nap "${CYCLE_NAP:-0.05}"
 	done
+	if [ "$CYCLES" -lt "$min" ]; then
+		ktap_print_msg "only $CYCLES limit changes overlapped the traffic"
+		rc=1
+	fi
 	return $rc
+}
+
+# running PID: process PID has not ended
+running()
+{
+	kill -0 "$1" 2>/dev/null
 }
 
 # ns_pin NETNS: keep one process (cat on a pipe this shell holds) in NETNS

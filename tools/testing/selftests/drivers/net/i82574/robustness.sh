@@ -698,16 +698,19 @@ case_knobs()
 
 case_soak()
 {
-	local mac base sent=0 end chunks=0 s got lim pid p0 rc=0
+	local mac base sent=0 end chunks=0 s got lim pid p0 rc=0 changes failed
 
 	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
 	mac=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
 	p0=$(rx_total)
 	bg_start
+	# one line per change: the limit and whether the write worked
+	: > "$TMPD/soak-limits"
 	(
 		while :; do
 			for lim in 0 1 8 64 3 0 16; do
-				set_limits $lim 2>/dev/null
+				set_limits $lim
+				echo "$lim $?" >> "$TMPD/soak-limits"
 				nap 1
 			done
 		done
@@ -731,10 +734,16 @@ case_soak()
 	wait_for 50 ip_err_reaches "$base" "$sent"
 	nap 0.5
 	got=$(($(peer_ip_err) - base))
+	changes=$(grep -c ' 0$' "$TMPD/soak-limits")
+	failed=$(grep -vc ' 0$' "$TMPD/soak-limits")
 	msg "$SOAK_SECS s: $chunks pktgen runs, sent $sent, peer got $got;" \
-	    "$(($(rx_total) - p0)) packets received in all"
-	# nothing sent proves nothing (a stale interface name, say)
-	[ $rc -eq 0 ] && [ "$sent" -gt 0 ] && [ "$got" -eq "$sent" ] && healthy
+	    "$(($(rx_total) - p0)) packets received in all;" \
+	    "$changes limit changes, $failed failed"
+	# nothing sent proves nothing (a stale interface name, say); the
+	# limit changed about once a second, all the time
+	[ $rc -eq 0 ] && [ "$sent" -gt 0 ] && [ "$got" -eq "$sent" ] &&
+		[ "$failed" -eq 0 ] && [ "$changes" -ge $((SOAK_SECS / 2)) ] &&
+		healthy
 }
 
 # --- main ---------------------------------------------------------------------
