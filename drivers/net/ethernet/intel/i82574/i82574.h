@@ -21,6 +21,7 @@
 #define I82574_NUM_MSIX		(1 + I82574_MAX_QP)
 #define I82574_ITR_DEFAULT_US	50
 #define I82574_ITR_MAX_US	(I82574_ITR_INTERVAL / 4)
+#define I82574_SERVICE_PERIOD	(2 * HZ)
 
 enum {
 	I82574_STATE_RESET_REQ,
@@ -70,6 +71,12 @@ struct i82574_dev {
 	struct mutex hw_stats_lock;	/* serializes hw_stats updates */
 	struct i82574_hw_stats hw_stats;
 
+	/* serializes the driver's users of the MDIO/NVM hardware semaphore */
+	struct mutex hw_sem_lock;
+	u32 phy_id;
+	bool mng_enabled;		/* NVM enables manageability firmware */
+	u8 phy_hang_count;		/* service work only */
+
 	struct delayed_work service_task;
 	unsigned long state;
 	char irq_name[I82574_NUM_MSIX][32];
@@ -116,24 +123,43 @@ static inline u32 i82574_link_speed(u32 status)
 	}
 }
 
-/* i82574_pci.c */
-void i82574_up(struct i82574_dev *priv);
-void i82574_down(struct i82574_dev *priv);
-int i82574_open_vectors(struct i82574_dev *priv);
-void i82574_close_vectors(struct i82574_dev *priv);
-int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg);
+/* i82574_mac.c */
+int i82574_hw_sem_take(struct i82574_dev *priv);
+void i82574_hw_sem_release(struct i82574_dev *priv);
+void i82574_read_nvm_config(struct i82574_dev *priv);
+int i82574_hw_reset(struct i82574_dev *priv);
+void i82574_hw_quiesce(struct i82574_dev *priv);
+void i82574_set_drv_load(struct i82574_dev *priv, bool loaded);
+bool i82574_phy_reset_blocked(struct i82574_dev *priv);
+bool i82574_wake_armed(struct i82574_dev *priv);
+void i82574_configure_hw(struct i82574_dev *priv);
+void i82574_irq_enable_all(struct i82574_dev *priv);
+void i82574_flush_descriptors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);
-void i82574_update_link(struct i82574_dev *priv);
-void i82574_update_hw_stats(struct i82574_dev *priv);
-int i82574_mdic_read(struct i82574_dev *priv, u32 reg, u16 *val);
-int i82574_mdic_write(struct i82574_dev *priv, u32 reg, u16 val);
 void i82574_write_rss(struct i82574_dev *priv);
 void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
+void i82574_update_link(struct i82574_dev *priv);
+void i82574_update_hw_stats(struct i82574_dev *priv);
+
+/* i82574_phy.c */
+int i82574_phy_init(struct i82574_dev *priv);
+int i82574_phy_setup(struct i82574_dev *priv);
+int i82574_phy_start(struct i82574_dev *priv);
+void i82574_phy_power_down(struct i82574_dev *priv);
+int i82574_phy_restart_aneg(struct i82574_dev *priv);
+bool i82574_phy_hung(struct i82574_dev *priv);
 
 /* i82574_netdev.c */
 #define I82574_NUM_QSTATS \
 	(offsetof(struct i82574_queue_stats, syncp) / sizeof(u64))
 void i82574_netdev_setup(struct net_device *netdev);
+void i82574_up(struct i82574_dev *priv);
+void i82574_down(struct i82574_dev *priv);
+int i82574_open_vectors(struct i82574_dev *priv);
+void i82574_close_vectors(struct i82574_dev *priv);
+int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg);
+void i82574_default_reta(struct i82574_dev *priv);
+void i82574_service_task(struct work_struct *work);
 void i82574_add_stats(struct i82574_queue_stats *acc,
 		      const struct i82574_queue_stats *s);
 void i82574_sum_stats(struct i82574_dev *priv, struct i82574_queue_stats *tx,

@@ -9,27 +9,38 @@
 /* Byte offsets into BAR0; all accesses are 32 bits wide. */
 #define I82574_CTRL			0x00000
 #define I82574_CTRL_FD			BIT(0)
+#define I82574_CTRL_GIO_MASTER_DISABLE	BIT(2)
 #define I82574_CTRL_ASDE		BIT(5)
 #define I82574_CTRL_SLU			BIT(6)
+#define I82574_CTRL_FRCSPD		BIT(11)
+#define I82574_CTRL_FRCDPX		BIT(12)
 #define I82574_CTRL_RST			BIT(26)
 #define I82574_CTRL_RFCE		BIT(27)
 #define I82574_CTRL_TFCE		BIT(28)
+#define I82574_CTRL_PHY_RST		BIT(31)
 #define I82574_STATUS			0x00008
 #define I82574_STATUS_FD		BIT(0)
 #define I82574_STATUS_LU		BIT(1)
 #define I82574_STATUS_SPEED		GENMASK(7, 6)
+#define I82574_STATUS_GIO_MASTER_ENABLE	BIT(19)
 enum {
 	I82574_STATUS_SPEED_10		= 0,
 	I82574_STATUS_SPEED_100		= 1,
 };
 
+#define I82574_EECD			0x00010
+#define I82574_EECD_AUTO_RD		BIT(9)
+/* both bits set: the NVM is a flash part rather than an SPI EEPROM */
+#define I82574_EECD_FLASH		GENMASK(16, 15)
 #define I82574_EERD			0x00014
 #define I82574_EERD_START		BIT(0)
 #define I82574_EERD_DONE		BIT(1)
 #define I82574_EERD_ADDR		GENMASK(15, 2)
 #define I82574_EERD_DATA		GENMASK(31, 16)
 #define I82574_CTRL_EXT			0x00018
+#define I82574_CTRL_EXT_EE_RST		BIT(13)
 #define I82574_CTRL_EXT_EIAME		BIT(24)
+#define I82574_CTRL_EXT_DRV_LOAD	BIT(28)
 #define I82574_CTRL_EXT_PBA_CLR		BIT(31)
 #define I82574_MDIC			0x00020
 #define I82574_MDIC_DATA		GENMASK(15, 0)
@@ -43,6 +54,13 @@ enum {
 
 #define I82574_MDIC_READY		BIT(28)
 #define I82574_MDIC_ERROR		BIT(30)
+
+/* Hardware semaphore shared with the manageability firmware for MDIO/NVM */
+#define I82574_EXTCNF_CTRL		0x00F00
+#define I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP	BIT(5)
+/* PHY OEM bits: low power link up */
+#define I82574_POEMB			0x00F10
+#define I82574_POEMB_D0A_LPLU		BIT(1)
 
 /* Interrupt causes, shared by ICR, ICS, IMS, IMC and EIAC */
 #define I82574_ICR			0x000C0
@@ -99,7 +117,12 @@ enum {
 #define I82574_RDH(q)			(0x02810 + (q) * 0x100)
 #define I82574_RDT(q)			(0x02818 + (q) * 0x100)
 #define I82574_RDTR			0x02820
+#define I82574_RDTR_FPD			BIT(31)	/* flush partial descriptors */
 #define I82574_RXDCTL(q)		(0x02828 + (q) * 0x100)
+#define I82574_RXDCTL_PTHRESH		GENMASK(5, 0)
+#define I82574_RXDCTL_HTHRESH		GENMASK(13, 8)
+#define I82574_RXDCTL_WTHRESH		GENMASK(21, 16)
+#define I82574_RXDCTL_GRAN		BIT(24)
 #define I82574_RADV			0x0282C
 #define I82574_TDBAL(q)			(0x03800 + (q) * 0x100)
 #define I82574_TDBAH(q)			(0x03804 + (q) * 0x100)
@@ -107,7 +130,10 @@ enum {
 #define I82574_TDH(q)			(0x03810 + (q) * 0x100)
 #define I82574_TDT(q)			(0x03818 + (q) * 0x100)
 #define I82574_TIDV			0x03820
+#define I82574_TIDV_FPD			BIT(31)	/* flush partial descriptors */
 #define I82574_TXDCTL(q)		(0x03828 + (q) * 0x100)
+#define I82574_TXDCTL_PTHRESH		GENMASK(5, 0)
+#define I82574_TXDCTL_HTHRESH		GENMASK(13, 8)
 #define I82574_TXDCTL_WTHRESH		GENMASK(21, 16)
 #define I82574_TXDCTL_COUNT_DESC	BIT(22)
 #define I82574_TXDCTL_GRAN		BIT(24)
@@ -176,6 +202,18 @@ enum {
 #define I82574_RSSRK(i)			(0x05C80 + (i) * 4)
 #define I82574_RSS_KEY_SIZE		40
 
+/* Wake-up and manageability */
+#define I82574_WUC			0x05800
+#define I82574_WUC_APME			BIT(0)
+#define I82574_WUC_PME_EN		BIT(1)
+#define I82574_MANC			0x05820
+#define I82574_MANC_BLK_PHY_RST_ON_IDE	BIT(18)
+
+/* PCIe control; the 82574 bits e1000e sets carry no public names */
+#define I82574_GCR			0x05B00
+#define I82574_GCR_L1_ACT_WITHOUT_L0S_RX	BIT(27)
+#define I82574_GCR2			0x05B64
+
 /* TX descriptors (extended format) */
 #define I82574_TXD_LEN			GENMASK(19, 0)
 #define I82574_TXD_DTYP_DATA		BIT(20)
@@ -228,7 +266,27 @@ union i82574_rx_desc {
 	} wb;
 };
 
-/* PHY registers reached through MDIC */
+/* NVM words */
+#define I82574_NVM_INIT_CTRL2		0x0F
+#define I82574_NVM_INIT_CTRL2_MNGM	GENMASK(14, 13)	/* manageability mode */
+
+/* PHY registers reached through MDIC, beyond those of <linux/mii.h> */
 #define I82574_PHY_ADDR			1
+#define I82574_PHY_ID			0x01410cb1	/* e1000e's BME1000_E_PHY_ID_R2 */
+#define I82574_PHY_LAST_UNPAGED		15	/* 16-31 are per page */
+#define I82574_PHY_PSCR			16	/* PHY specific control */
+#define I82574_PSCR_POLARITY_REVERSAL	BIT(1)
+#define I82574_PSCR_MDIX		GENMASK(6, 5)
+#define I82574_PSCR_MDIX_AUTO		3
+#define I82574_PSCR_DOWNSHIFT		BIT(11)
+#define I82574_PHY_RX_ERR_CNT		21
+#define I82574_PHY_RX_ERR_CNT_MAX	0xffff
+#define I82574_PHY_PAGE_SELECT		22
+#define I82574_PHY_POWER_MGMT		25
+#define I82574_PHY_POWER_MGMT_SPD	BIT(0)	/* smart power down */
+#define I82574_PHY_REG29		29
+#define I82574_PHY_REG30		30
+/* MII_STAT1000 bits 7:0 */
+#define I82574_STAT1000_IDLE_ERR	GENMASK(7, 0)
 
 #endif /* _I82574_CSR_H_ */

@@ -2,7 +2,6 @@
 
 #include <linux/ethtool.h>
 #include <linux/linkmode.h>
-#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 
@@ -84,15 +83,7 @@ static int i82574_get_link_ksettings(struct net_device *netdev,
 
 static int i82574_nway_reset(struct net_device *netdev)
 {
-	struct i82574_dev *priv = netdev_priv(netdev);
-	u16 bmcr;
-	int err;
-
-	err = i82574_mdic_read(priv, MII_BMCR, &bmcr);
-	if (err)
-		return err;
-	return i82574_mdic_write(priv, MII_BMCR,
-				 bmcr | BMCR_ANENABLE | BMCR_ANRESTART);
+	return i82574_phy_restart_aneg(netdev_priv(netdev));
 }
 
 static void i82574_get_ringparam(struct net_device *netdev,

@@ -2,6 +2,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/netdev_queues.h>
 #include <kunit/visibility.h>
 
@@ -200,6 +201,275 @@ void i82574_set_rx_mode(struct net_device *netdev)
 	i82574_write_rctl(priv);
 }
 
+/**
+ * i82574_up - start the hardware on the rings in priv->nv[]
+ * @priv: device, under RTNL, its PHY already set up
+ *
+ * Programs the MAC, fills the RX rings, enables NAPI, RX and interrupts,
+ * then starts the TX queues.
+ */
+void i82574_up(struct i82574_dev *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	unsigned int v;
+
+	i82574_configure_hw(priv);
+	for (v = 0; v < priv->cfg.num_qp; v++) {
+		struct i82574_napi_vector *nv = priv->nv[v];
+
+		i82574_fill_rx(&nv->rx);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, &nv->napi);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, &nv->napi);
+		napi_enable(&nv->napi);
+	}
+
+	/* rx mode and RCTL.EN last: the model latches RX settings here */
+	netif_addr_lock_bh(netdev);
+	priv->up = true;
+	i82574_set_rx_mode(netdev);
+	netif_addr_unlock_bh(netdev);
+
+	i82574_irq_enable_all(priv);
+	/* pick up anything that arrived while interrupts were masked */
+	local_bh_disable();
+	for (v = 0; v < priv->cfg.num_qp; v++)
+		napi_schedule(&priv->nv[v]->napi);
+	local_bh_enable();
+
+	i82574_update_link(priv);
+	netif_tx_start_all_queues(netdev);
+}
+
+/**
+ * i82574_down - stop the hardware and empty the rings
+ * @priv: device, under RTNL
+ *
+ * Stops NAPI and the TX queues, quiesces DMA and flushes descriptor
+ * write-backs, then frees every buffer still in the rings. Leaves the PHY
+ * and the vectors alone. Sleeps.
+ */
+void i82574_down(struct i82574_dev *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	unsigned int v;
+
+	/* NAPI first: a completion polled after netif_tx_disable() would wake
+	 * the queue again, and the stack would post into rings about to be
+	 * cleaned or freed (their mappings and skbs then leak)
+	 */
+	for (v = 0; v < priv->cfg.num_qp; v++)
+		napi_disable(&priv->nv[v]->napi);
+	netif_tx_disable(netdev);
+
+	netif_addr_lock_bh(netdev);
+	priv->up = false;
+	netif_addr_unlock_bh(netdev);
+	i82574_hw_quiesce(priv);
+	i82574_flush_descriptors(priv);
+	for (v = 0; v < (priv->msix ? I82574_NUM_MSIX : 1); v++)
+		synchronize_irq(pci_irq_vector(priv->pdev, v));
+
+	for (v = 0; v < priv->cfg.num_qp; v++) {
+		struct i82574_napi_vector *nv = priv->nv[v];
+
+		cancel_work_sync(&nv->rx_dim.work);
+		cancel_work_sync(&nv->tx_dim.work);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_RX, NULL);
+		netif_queue_set_napi(netdev, v, NETDEV_QUEUE_TYPE_TX, NULL);
+		i82574_clean_rings(nv);
+	}
+}
+
+/* Publish @nv as the live vector set; @nv receives the old set, whose
+ * counters are folded into the base under the lock ndo_get_stats64 takes.
+ */
+static void i82574_swap_vectors(struct i82574_dev *priv,
+				struct i82574_napi_vector **nv)
+{
+	struct i82574_napi_vector *old;
+	unsigned int v;
+
+	spin_lock_bh(&priv->stats_lock);
+	for (v = 0; v < I82574_MAX_QP; v++) {
+		old = priv->nv[v];
+		if (old) {
+			i82574_fold_ring_stats(&priv->tx_base, &old->tx);
+			i82574_fold_ring_stats(&priv->rx_base, &old->rx);
+		}
+		WRITE_ONCE(priv->nv[v], nv[v]);
+		nv[v] = old;
+	}
+	spin_unlock_bh(&priv->stats_lock);
+}
+
+/**
+ * i82574_default_reta - spread the RSS table over the queue pairs
+ * @priv: device
+ *
+ * Leaves a table the user configured alone.
+ */
+void i82574_default_reta(struct i82574_dev *priv)
+{
+	unsigned int i;
+
+	if (netif_is_rxfh_configured(priv->netdev))
+		return;
+	for (i = 0; i < I82574_RETA_ENTRIES; i++)
+		priv->reta[i] = ethtool_rxfh_indir_default(i, priv->cfg.num_qp);
+}
+
+/**
+ * i82574_open_vectors - allocate the rings and vectors of priv->cfg
+ * @priv: device, under RTNL
+ *
+ * Return: 0 or a negative errno; nothing is allocated on failure.
+ */
+int i82574_open_vectors(struct i82574_dev *priv)
+{
+	struct i82574_napi_vector *nv[I82574_MAX_QP] = {};
+	const struct i82574_cfg *cfg = &priv->cfg;
+	int err;
+
+	err = netif_set_real_num_queues(priv->netdev, cfg->num_qp,
+					cfg->num_qp);
+	if (err)
+		return err;
+	err = i82574_alloc_vectors(priv, nv, cfg->num_qp, cfg->tx_size,
+				   cfg->rx_size);
+	if (err)
+		return err;
+	i82574_swap_vectors(priv, nv);
+	return 0;
+}
+
+/**
+ * i82574_close_vectors - free the rings and vectors, keeping their counters
+ * @priv: device, under RTNL, after i82574_down()
+ */
+void i82574_close_vectors(struct i82574_dev *priv)
+{
+	struct i82574_napi_vector *nv[I82574_MAX_QP] = {};
+
+	i82574_swap_vectors(priv, nv);
+	i82574_free_vectors(nv, priv->cfg.num_qp);
+}
+
+/**
+ * i82574_reconfig - apply new queue or ring counts
+ * @priv: device, under RTNL
+ * @cfg: the new configuration
+ *
+ * On a running device, new rings are allocated before the old ones go.
+ *
+ * Return: 0, or a negative errno with the old rings still running.
+ */
+int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg)
+{
+	struct i82574_napi_vector *nv[I82574_MAX_QP] = {};
+	struct i82574_cfg old = priv->cfg;
+	int err;
+
+	if (!netif_running(priv->netdev)) {
+		priv->cfg = *cfg;
+		i82574_default_reta(priv);
+		return 0;
+	}
+	err = i82574_alloc_vectors(priv, nv, cfg->num_qp, cfg->tx_size,
+				   cfg->rx_size);
+	if (err)
+		return err;
+
+	/* the queue count changes only while no queue can transmit: a packet
+	 * steered to a queue whose ring is not there yet would find no ring
+	 */
+	i82574_down(priv);
+	err = netif_set_real_num_queues(priv->netdev, cfg->num_qp,
+					cfg->num_qp);
+	if (err) {
+		i82574_up(priv);
+		i82574_free_vectors(nv, cfg->num_qp);
+		return err;
+	}
+	i82574_swap_vectors(priv, nv);
+	priv->cfg = *cfg;
+	i82574_default_reta(priv);
+	i82574_up(priv);
+	i82574_free_vectors(nv, old.num_qp);
+	return 0;
+}
+
+/* MAC reset, then the PHY set up and started again as after probe */
+static int i82574_reset_mac_phy(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_hw_reset(priv);
+	if (err)
+		return err;
+	err = i82574_phy_setup(priv);
+	if (err)
+		return err;
+	return i82574_phy_start(priv);
+}
+
+/* Whoever asked for the reset logged why. A failed MAC or PHY reset is
+ * logged and the rings are restarted all the same.
+ */
+static void i82574_reset(struct i82574_dev *priv)
+{
+	int err;
+
+	rtnl_lock();
+	if (netif_running(priv->netdev)) {
+		netdev_warn(priv->netdev, "resetting the device\n");
+		i82574_down(priv);
+		err = i82574_reset_mac_phy(priv);
+		if (err)
+			netdev_err(priv->netdev, "reset failed: %pe\n",
+				   ERR_PTR(err));
+		i82574_up(priv);
+		priv->resets++;
+	}
+	rtnl_unlock();
+}
+
+/* FLAG2_CHECK_PHY_HANG of e1000e, on an interface with link */
+static bool i82574_check_phy_hang(struct i82574_dev *priv)
+{
+	if (!netif_running(priv->netdev) || !netif_carrier_ok(priv->netdev))
+		return false;
+	if (!i82574_phy_hung(priv))
+		return false;
+	netdev_warn(priv->netdev,
+		    "PHY error counters saturated twice in a row: PHY hung\n");
+	return true;
+}
+
+/**
+ * i82574_service_task - periodic and on-demand housekeeping
+ * @work: priv->service_task
+ *
+ * Runs every I82574_SERVICE_PERIOD, and at once for link changes and TX
+ * timeouts: the PHY hang check, resets, descriptor flushes, link state
+ * and the MAC counters.
+ */
+void i82574_service_task(struct work_struct *work)
+{
+	struct i82574_dev *priv = container_of(to_delayed_work(work),
+					       struct i82574_dev, service_task);
+
+	if (i82574_check_phy_hang(priv))
+		set_bit(I82574_STATE_RESET_REQ, &priv->state);
+	if (test_and_clear_bit(I82574_STATE_RESET_REQ, &priv->state))
+		i82574_reset(priv);
+	if (netif_running(priv->netdev)) {
+		i82574_flush_descriptors(priv);
+		i82574_update_link(priv);
+	}
+	i82574_update_hw_stats(priv);
+	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
+}
+
 static int i82574_open(struct net_device *netdev)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
@@ -208,8 +478,18 @@ static int i82574_open(struct net_device *netdev)
 	err = i82574_open_vectors(priv);
 	if (err)
 		return err;
+	/* tell the (AMT) firmware the interface is in use */
+	i82574_set_drv_load(priv, true);
+	err = i82574_phy_start(priv);
+	if (err)
+		goto release_hw;
 	i82574_up(priv);
 	return 0;
+
+release_hw:
+	i82574_set_drv_load(priv, false);
+	i82574_close_vectors(priv);
+	return err;
 }
 
 static int i82574_stop(struct net_device *netdev)
@@ -219,6 +499,8 @@ static int i82574_stop(struct net_device *netdev)
 	i82574_down(priv);
 	i82574_close_vectors(priv);
 	netif_carrier_off(netdev);
+	i82574_phy_power_down(priv);
+	i82574_set_drv_load(priv, false);
 	return 0;
 }
 

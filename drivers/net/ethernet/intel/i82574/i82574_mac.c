@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MAC and NVM programming of the 82574L: the hardware semaphore shared with
+ * the manageability firmware, MAC reset, the driver-loaded handshake, ring,
+ * RSS and interrupt registers, link status and the MAC counters.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/iopoll.h>
+#include <linux/unaligned.h>
+
+#include "i82574.h"
+
+/* e1000e polls for MDIO ownership ten times, 2-4 ms apart */
+#define I82574_HW_SEM_POLL_US		2000
+#define I82574_HW_SEM_TIMEOUT_US	40000
+#define I82574_EERD_TIMEOUT_US		100000
+#define I82574_MASTER_DISABLE_US	80000
+#define I82574_AUTO_RD_TIMEOUT_US	10000
+/* TX interrupt delay (TIDV) in 1.024 us units; RDTR stays 0 */
+#define I82574_TIDV_DELAY		1
+
+static bool i82574_claim_mdio_ownership(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_EXTCNF_CTRL, 0, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP);
+	return rd32(priv, I82574_EXTCNF_CTRL) &
+	       I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP;
+}
+
+static void i82574_drop_mdio_ownership(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_EXTCNF_CTRL, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP, 0);
+}
+
+/* The bit sticks only when the firmware does not own MDIO; caller holds
+ * hw_sem_lock.
+ */
+static int i82574_wait_mdio_ownership(struct i82574_dev *priv)
+{
+	bool owned;
+	int err;
+
+	lockdep_assert_held(&priv->hw_sem_lock);
+	err = read_poll_timeout(i82574_claim_mdio_ownership, owned, owned,
+				I82574_HW_SEM_POLL_US, I82574_HW_SEM_TIMEOUT_US,
+				false, priv);
+	if (!err)
+		return 0;
+	i82574_drop_mdio_ownership(priv);
+	dev_err_ratelimited(&priv->pdev->dev,
+			    "firmware holds the PHY/NVM semaphore (EXTCNF_CTRL %#x)\n",
+			    rd32(priv, I82574_EXTCNF_CTRL));
+	return -EBUSY;
+}
+
+/**
+ * i82574_hw_sem_take - take the MDIO/NVM semaphore shared with firmware
+ * @priv: device
+ *
+ * Serializes the driver's own users with a mutex, then sets
+ * EXTCNF_CTRL.MDIO_SW_OWNERSHIP until it reads back set. Sleeps: process
+ * context only.
+ *
+ * Return: 0 with the semaphore held, or -EBUSY if the firmware kept it.
+ */
+int i82574_hw_sem_take(struct i82574_dev *priv)
+{
+	int err;
+
+	mutex_lock(&priv->hw_sem_lock);
+	err = i82574_wait_mdio_ownership(priv);
+	if (err)
+		mutex_unlock(&priv->hw_sem_lock);
+	return err;
+}
+
+/**
+ * i82574_hw_sem_release - give back what i82574_hw_sem_take() took
+ * @priv: device
+ */
+void i82574_hw_sem_release(struct i82574_dev *priv)
+{
+	i82574_drop_mdio_ownership(priv);
+	mutex_unlock(&priv->hw_sem_lock);
+}
+
+static int i82574_read_nvm(struct i82574_dev *priv, u32 word, u16 *val)
+{
+	u32 v;
+	int err;
+
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	wr32(priv, I82574_EERD,
+	     FIELD_PREP(I82574_EERD_ADDR, word) | I82574_EERD_START);
+	err = readl_poll_timeout(priv->hw + I82574_EERD, v,
+				 v & I82574_EERD_DONE, 5, I82574_EERD_TIMEOUT_US);
+	i82574_hw_sem_release(priv);
+	if (err)
+		return err;
+	*val = FIELD_GET(I82574_EERD_DATA, v);
+	return 0;
+}
+
+static void i82574_read_mac(struct i82574_dev *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	u8 addr[ETH_ALEN];
+	unsigned int i;
+	u16 word;
+
+	for (i = 0; i < ETH_ALEN / 2; i++) {
+		if (i82574_read_nvm(priv, i, &word))
+			break;
+		addr[2 * i] = word & 0xff;
+		addr[2 * i + 1] = word >> 8;
+	}
+	if (i == ETH_ALEN / 2 && is_valid_ether_addr(addr)) {
+		eth_hw_addr_set(netdev, addr);
+		return;
+	}
+	eth_hw_addr_random(netdev);
+	dev_warn(&priv->pdev->dev, "invalid EEPROM MAC address, using %pM\n",
+		 netdev->dev_addr);
+}
+
+/* Manageability enabled in the NVM keeps the PHY powered (as e1000e's
+ * e1000_check_mng_mode_82574()); if the word cannot be read, assume it is.
+ */
+static void i82574_read_mng_mode(struct i82574_dev *priv)
+{
+	u16 word;
+
+	if (i82574_read_nvm(priv, I82574_NVM_INIT_CTRL2, &word)) {
+		dev_warn(&priv->pdev->dev,
+			 "NVM unreadable, assuming manageability is enabled\n");
+		priv->mng_enabled = true;
+		return;
+	}
+	priv->mng_enabled = FIELD_GET(I82574_NVM_INIT_CTRL2_MNGM, word);
+}
+
+/**
+ * i82574_read_nvm_config - read the MAC address and manageability mode
+ * @priv: device, with its netdev allocated
+ *
+ * Falls back to a random MAC address if the NVM has no valid one.
+ */
+void i82574_read_nvm_config(struct i82574_dev *priv)
+{
+	i82574_read_mac(priv);
+	i82574_read_mng_mode(priv);
+}
+
+/**
+ * i82574_flush_descriptors - write back descriptors the device holds
+ * @priv: device
+ *
+ * e1000e's FLAG2_DMA_BURST for the 82574: with the burst thresholds in
+ * TXDCTL/RXDCTL, completed descriptors can wait in the device; the
+ * flush-partial-descriptor bits of TIDV and RDTR write them back. e1000e
+ * writes both twice, for "rare timing issues"; so does this.
+ */
+void i82574_flush_descriptors(struct i82574_dev *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		wr32(priv, I82574_TIDV, I82574_TIDV_DELAY | I82574_TIDV_FPD);
+		wr32(priv, I82574_RDTR, I82574_RDTR_FPD);
+		wrfl(priv);
+	}
+}
+
+/**
+ * i82574_hw_quiesce - stop DMA and mask every interrupt
+ * @priv: device
+ *
+ * Sleeps. QEMU's model of CTRL.RST does little more than this.
+ */
+void i82574_hw_quiesce(struct i82574_dev *priv)
+{
+	wr32(priv, I82574_IMC, ~0u);
+	wr32(priv, I82574_EIAC, 0);
+	wr32(priv, I82574_RCTL, 0);
+	wr32(priv, I82574_TCTL, I82574_TCTL_PSP);
+	wrfl(priv);
+	usleep_range(10000, 12000);
+	rd32(priv, I82574_ICR);
+	wr32(priv, I82574_ICR, ~0u);
+}
+
+/* Let outstanding PCIe requests finish before the reset, so that none is
+ * cut off mid-transaction (e1000e_disable_pcie_master()).
+ */
+static void i82574_disable_bus_master(struct i82574_dev *priv)
+{
+	u32 status;
+
+	rmw32(priv, I82574_CTRL, 0, I82574_CTRL_GIO_MASTER_DISABLE);
+	if (readl_poll_timeout(priv->hw + I82574_STATUS, status,
+			       !(status & I82574_STATUS_GIO_MASTER_ENABLE),
+			       100, I82574_MASTER_DISABLE_US))
+		dev_warn(&priv->pdev->dev,
+			 "PCIe requests still pending before reset\n");
+}
+
+/* After a reset the MAC reloads its configuration from the NVM (a flash
+ * NVM only on CTRL_EXT.EE_RST), then the PHY loads its own: e1000e waits
+ * for EECD.AUTO_RD and 25 ms more before touching either.
+ */
+static int i82574_wait_nvm_autoload(struct i82574_dev *priv)
+{
+	u32 eecd = rd32(priv, I82574_EECD);
+	int err;
+
+	if ((eecd & I82574_EECD_FLASH) == I82574_EECD_FLASH) {
+		rmw32(priv, I82574_CTRL_EXT, 0, I82574_CTRL_EXT_EE_RST);
+		wrfl(priv);
+	}
+	err = readl_poll_timeout(priv->hw + I82574_EECD, eecd,
+				 eecd & I82574_EECD_AUTO_RD, 1000,
+				 I82574_AUTO_RD_TIMEOUT_US);
+	if (err) {
+		dev_err(&priv->pdev->dev, "NVM auto-read did not complete\n");
+		return err;
+	}
+	msleep(25);
+	return 0;
+}
+
+/* A MAC reset hands MDIO ownership to the firmware: hold the semaphore
+ * across it, as e1000e does, and keep the driver's own PHY users out until
+ * the PHY has loaded its configuration. The reset goes ahead even if the
+ * firmware keeps the semaphore.
+ */
+static int i82574_mac_reset(struct i82574_dev *priv)
+{
+	bool owned;
+	int err;
+
+	mutex_lock(&priv->hw_sem_lock);
+	owned = !i82574_wait_mdio_ownership(priv);
+	rmw32(priv, I82574_CTRL, 0, I82574_CTRL_RST);
+	usleep_range(10, 20);
+	if (owned)
+		i82574_drop_mdio_ownership(priv);
+	err = i82574_wait_nvm_autoload(priv);
+	mutex_unlock(&priv->hw_sem_lock);
+	return err;
+}
+
+/* The 82574 settings of e1000e's e1000_initialize_hw_bits_82571() and
+ * e1000_init_hw_82571(); the datasheet gives most of these bits no name.
+ * GCR2 bit 0 is e1000e's erratum workaround for unreliable PCIe
+ * completions, "particularly with ASPM enabled", that cause TX timeouts.
+ */
+static void i82574_init_hw_bits(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_TARC(0), GENMASK(30, 27), BIT(26));
+	rmw32(priv, I82574_CTRL, BIT(29), 0);
+	rmw32(priv, I82574_CTRL_EXT, BIT(23), BIT(22));
+	rmw32(priv, I82574_GCR, 0, BIT(22) | I82574_GCR_L1_ACT_WITHOUT_L0S_RX);
+	rmw32(priv, I82574_GCR2, 0, BIT(0));
+}
+
+/**
+ * i82574_hw_reset - reset the MAC into a known state
+ * @priv: device
+ *
+ * Quiesces DMA, resets the MAC with CTRL.RST and waits for the NVM and PHY
+ * configuration to load, masks interrupts, applies the 82574 setup bits and
+ * sets CTRL_EXT.DRV_LOAD, as e1000e_reset() does for this AMT part. The PHY
+ * is left as it was. Sleeps.
+ *
+ * Return: 0, or -ETIMEDOUT if the NVM auto-read did not complete.
+ */
+int i82574_hw_reset(struct i82574_dev *priv)
+{
+	int err;
+
+	i82574_hw_quiesce(priv);
+	i82574_disable_bus_master(priv);
+	err = i82574_mac_reset(priv);
+	/* the reset clears it on silicon; QEMU's model keeps CTRL as written */
+	rmw32(priv, I82574_CTRL, I82574_CTRL_GIO_MASTER_DISABLE, 0);
+	if (err)
+		return err;
+	wr32(priv, I82574_IMC, ~0u);
+	rd32(priv, I82574_ICR);
+	i82574_init_hw_bits(priv);
+	i82574_set_drv_load(priv, true);
+	return 0;
+}
+
+/**
+ * i82574_set_drv_load - tell the manageability firmware who drives the port
+ * @priv: device
+ * @loaded: true while the driver controls the device
+ *
+ * CTRL_EXT.DRV_LOAD. For an AMT part like this one e1000e sets it while the
+ * interface is open and in every reset (probe included), and clears it at
+ * close, remove, suspend and shutdown.
+ */
+void i82574_set_drv_load(struct i82574_dev *priv, bool loaded)
+{
+	rmw32(priv, I82574_CTRL_EXT, I82574_CTRL_EXT_DRV_LOAD,
+	      loaded ? I82574_CTRL_EXT_DRV_LOAD : 0);
+}
+
+/**
+ * i82574_phy_reset_blocked - does manageability forbid PHY resets?
+ * @priv: device
+ *
+ * Return: true while MANC.BLK_PHY_RST_ON_IDE is set (a SOL or IDE-R
+ * session owns the link).
+ */
+bool i82574_phy_reset_blocked(struct i82574_dev *priv)
+{
+	return rd32(priv, I82574_MANC) & I82574_MANC_BLK_PHY_RST_ON_IDE;
+}
+
+/**
+ * i82574_wake_armed - is a wake-up armed that needs the PHY?
+ * @priv: device
+ *
+ * The driver offers no Wake-on-LAN of its own; this reports APM wake-up
+ * (WUC.APME, loaded from the NVM) or PME enabled by someone else.
+ *
+ * Return: true if WUC.APME or WUC.PME_EN is set.
+ */
+bool i82574_wake_armed(struct i82574_dev *priv)
+{
+	return rd32(priv, I82574_WUC) & (I82574_WUC_APME | I82574_WUC_PME_EN);
+}
+
+/**
+ * i82574_write_rar - program a receive address register pair
+ * @priv: device
+ * @idx: RAR index, 0 for the device's own address
+ * @addr: the address, marked valid
+ */
+void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr)
+{
+	wr32(priv, I82574_RAL(idx), i82574_rar_low(addr));
+	wr32(priv, I82574_RAH(idx), i82574_rar_high(addr));
+}
+
+/**
+ * i82574_write_rss - program the RSS key, the redirection table and MRQC
+ * @priv: device
+ */
+void i82574_write_rss(struct i82574_dev *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < I82574_RSS_KEY_SIZE / 4; i++)
+		wr32(priv, I82574_RSSRK(i),
+		     get_unaligned_le32(priv->rss_key + 4 * i));
+	for (i = 0; i < I82574_RETA_ENTRIES / 4; i++)
+		wr32(priv, I82574_RETA(i),
+		     i82574_reta_dword(priv->reta, i, priv->cfg.num_qp));
+	/* RSS also needs RXCSUM.PCSD and RFCTL.EXTEN, set in init_rx */
+	wr32(priv, I82574_MRQC, I82574_MRQC_RSS_EN | I82574_MRQC_TCP_IPV4 |
+	     I82574_MRQC_IPV4 | I82574_MRQC_TCP_IPV6 | I82574_MRQC_IPV6);
+}
+
+/**
+ * i82574_write_rctl - program RCTL from the MTU, the RX mode and priv->up
+ * @priv: device
+ */
+void i82574_write_rctl(struct i82574_dev *priv)
+{
+	/* 2 KiB buffers (BSIZE 0), CRC stripped, broadcast accepted */
+	u32 rctl = I82574_RCTL_BAM | I82574_RCTL_SECRC | priv->rx_mode;
+
+	if (priv->netdev->mtu > ETH_DATA_LEN)
+		rctl |= I82574_RCTL_LPE;
+	if (priv->up)
+		rctl |= I82574_RCTL_EN;
+	wr32(priv, I82574_RCTL, rctl);
+}
+
+static void i82574_init_mac(struct i82574_dev *priv)
+{
+	unsigned int i;
+
+	rmw32(priv, I82574_CTRL, I82574_CTRL_RST | I82574_CTRL_FRCSPD |
+	      I82574_CTRL_FRCDPX, I82574_CTRL_SLU | I82574_CTRL_ASDE);
+	rmw32(priv, I82574_CTRL_EXT,
+	      I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR,
+	      priv->msix ? I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR : 0);
+	i82574_write_rar(priv, 0, priv->netdev->dev_addr);
+	for (i = 0; i < I82574_VFTA_NUM; i++)
+		wr32(priv, I82574_VFTA(i), 0);
+}
+
+/* FLAG2_DMA_BURST thresholds of e1000e for TX: prefetch when 31 or fewer
+ * descriptors are cached and at least 1 is available; WTHRESH stays 1 (with
+ * GRAN, one descriptor) so every RS descriptor is written back at once,
+ * which the per-queue completion in NAPI relies on.
+ */
+#define I82574_TXDCTL_VAL	(I82574_TXDCTL_GRAN | I82574_TXDCTL_COUNT_DESC | \
+				 FIELD_PREP(I82574_TXDCTL_WTHRESH, 1) | \
+				 FIELD_PREP(I82574_TXDCTL_HTHRESH, 1) | \
+				 FIELD_PREP(I82574_TXDCTL_PTHRESH, 0x1f))
+/* ... and for RX; its WTHRESH of 4 acts only with a non-zero RDTR, which
+ * this driver leaves at 0 (e1000e's comment and default agree).
+ */
+#define I82574_RXDCTL_VAL	(I82574_RXDCTL_GRAN | \
+				 FIELD_PREP(I82574_RXDCTL_WTHRESH, 4) | \
+				 FIELD_PREP(I82574_RXDCTL_HTHRESH, 4) | \
+				 FIELD_PREP(I82574_RXDCTL_PTHRESH, 0x20))
+
+static void i82574_init_tx(struct i82574_dev *priv)
+{
+	unsigned int q;
+
+	for (q = 0; q < I82574_MAX_QP; q++) {
+		struct i82574_ring *tx = priv->nv[q] ? &priv->nv[q]->tx : NULL;
+
+		wr32(priv, I82574_TDBAL(q), tx ? lower_32_bits(tx->dma) : 0);
+		wr32(priv, I82574_TDBAH(q), tx ? upper_32_bits(tx->dma) : 0);
+		wr32(priv, I82574_TDLEN(q), tx ? tx->size_bytes : 0);
+		wr32(priv, I82574_TDH(q), 0);
+		wr32(priv, I82574_TDT(q), 0);
+		/* both queues alike, as e1000e's erratum note asks */
+		wr32(priv, I82574_TXDCTL(q), I82574_TXDCTL_VAL);
+		/* without TARC bit 10 the queue silently never transmits */
+		rmw32(priv, I82574_TARC(q), 0, I82574_TARC_ENABLE);
+	}
+	wr32(priv, I82574_TIDV, I82574_TIDV_DELAY);
+	wr32(priv, I82574_TADV, 0);
+	wr32(priv, I82574_TIPG, FIELD_PREP(I82574_TIPG_IPGT, 8) |
+	     FIELD_PREP(I82574_TIPG_IPGR1, 8) |
+	     FIELD_PREP(I82574_TIPG_IPGR2, 6));
+	wr32(priv, I82574_TCTL, I82574_TCTL_EN | I82574_TCTL_PSP |
+	     FIELD_PREP(I82574_TCTL_CT, 0x0f) |
+	     FIELD_PREP(I82574_TCTL_COLD, 0x3f) | I82574_TCTL_RTLC);
+}
+
+static void i82574_init_rx_ring(struct i82574_dev *priv, unsigned int q)
+{
+	struct i82574_ring *rx = priv->nv[q] ? &priv->nv[q]->rx : NULL;
+
+	wr32(priv, I82574_RDBAL(q), rx ? lower_32_bits(rx->dma) : 0);
+	wr32(priv, I82574_RDBAH(q), rx ? upper_32_bits(rx->dma) : 0);
+	wr32(priv, I82574_RDLEN(q), rx ? rx->size_bytes : 0);
+	wr32(priv, I82574_RDH(q), 0);
+	wr32(priv, I82574_RDT(q), 0);
+	wr32(priv, I82574_RXDCTL(q), I82574_RXDCTL_VAL);
+	if (rx)
+		rx->hw_off = priv->netdev->mtu > ETH_DATA_LEN ?
+			     0 : I82574_RX_HEADROOM;
+}
+
+static void i82574_init_rx(struct i82574_dev *priv)
+{
+	unsigned int q;
+
+	wr32(priv, I82574_RCTL, 0);
+	/* extended descriptors (also needed by RSS), no ACK interrupts */
+	wr32(priv, I82574_RFCTL, I82574_RFCTL_EXTEN | I82574_RFCTL_ACK_DIS |
+	     I82574_RFCTL_IPV6_EX_DIS | I82574_RFCTL_NEW_IPV6_EXT_DIS);
+	wr32(priv, I82574_RXCSUM, I82574_RXCSUM_IPOFL | I82574_RXCSUM_TUOFL |
+	     I82574_RXCSUM_PCSD);
+	wr32(priv, I82574_RDTR, 0);
+	wr32(priv, I82574_RADV, 0);
+	wr32(priv, I82574_RAID, 0);
+	for (q = 0; q < I82574_MAX_QP; q++)
+		i82574_init_rx_ring(priv, q);
+	i82574_write_rss(priv);
+}
+
+static u32 i82574_ivar(unsigned int field, u32 vector)
+{
+	return (I82574_IVAR_VALID | vector) << (I82574_IVAR_FIELD_BITS * field);
+}
+
+static u32 i82574_queue_causes(struct i82574_dev *priv)
+{
+	u32 causes = 0;
+	unsigned int v;
+
+	for (v = 0; v < priv->cfg.num_qp; v++)
+		causes |= I82574_INT_RXQ(v) | I82574_INT_TXQ(v);
+	return causes;
+}
+
+static void i82574_init_irq(struct i82574_dev *priv)
+{
+	u32 ivar = i82574_ivar(I82574_IVAR_OTHER, I82574_VEC_OTHER);
+	unsigned int v;
+
+	if (!priv->msix) {
+		wr32(priv, I82574_IVAR, 0);
+		wr32(priv, I82574_EIAC, 0);
+		i82574_set_vector_itr(priv->nv[0]);
+		return;
+	}
+	for (v = 0; v < priv->cfg.num_qp; v++) {
+		ivar |= i82574_ivar(I82574_IVAR_RXQ0 + v, v + 1);
+		ivar |= i82574_ivar(I82574_IVAR_TXQ0 + v, v + 1);
+		i82574_set_vector_itr(priv->nv[v]);
+	}
+	wr32(priv, I82574_IVAR, ivar);
+	wr32(priv, I82574_EITR(I82574_VEC_OTHER), 0);
+	/* queue causes auto-clear (and auto-mask) when their message is sent */
+	wr32(priv, I82574_EIAC, i82574_queue_causes(priv));
+}
+
+/**
+ * i82574_configure_hw - program the MAC for the current rings and vectors
+ * @priv: device, with priv->nv[] holding the rings to use
+ *
+ * MAC control, TX and RX rings, RSS and interrupt routing. Receive stays
+ * off (RCTL.EN is written last, by i82574_write_rctl()) and interrupts
+ * masked.
+ */
+void i82574_configure_hw(struct i82574_dev *priv)
+{
+	i82574_init_mac(priv);
+	i82574_init_tx(priv);
+	i82574_init_rx(priv);
+	i82574_init_irq(priv);
+}
+
+/**
+ * i82574_irq_enable_all - unmask the link and the queue interrupt causes
+ * @priv: device
+ */
+void i82574_irq_enable_all(struct i82574_dev *priv)
+{
+	if (priv->msix)
+		wr32(priv, I82574_IMS, I82574_INT_OTHER | I82574_INT_LSC |
+		     i82574_queue_causes(priv));
+	else
+		wr32(priv, I82574_IMS, I82574_INT_LSC | I82574_INT_RXT0 |
+		     I82574_INT_TXDW);
+}
+
+/**
+ * i82574_update_link - report STATUS.LU to the stack if it changed
+ * @priv: device
+ */
+void i82574_update_link(struct i82574_dev *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	u32 status = rd32(priv, I82574_STATUS);
+	bool link = status & I82574_STATUS_LU;
+
+	if (link == netif_carrier_ok(netdev))
+		return;
+	if (link) {
+		netdev_info(netdev, "link up, %u Mbps, %s duplex\n",
+			    i82574_link_speed(status),
+			    status & I82574_STATUS_FD ? "full" : "half");
+		netif_carrier_on(netdev);
+	} else {
+		netdev_info(netdev, "link down\n");
+		netif_carrier_off(netdev);
+	}
+}
+
+#define I82574_STAT(reg, field) \
+	{ reg, offsetof(struct i82574_hw_stats, field) }
+
+static const struct {
+	u16 reg;
+	u16 off;
+} i82574_stat_regs[] = {
+	I82574_STAT(I82574_CRCERRS, crcerrs),
+	I82574_STAT(I82574_ALGNERRC, algnerrc),
+	I82574_STAT(I82574_MPC, mpc),
+	I82574_STAT(I82574_SCC, scc),
+	I82574_STAT(I82574_ECOL, ecol),
+	I82574_STAT(I82574_MCC, mcc),
+	I82574_STAT(I82574_LATECOL, latecol),
+	I82574_STAT(I82574_DC, dc),
+	I82574_STAT(I82574_RLEC, rlec),
+	I82574_STAT(I82574_XONRXC, xonrxc),
+	I82574_STAT(I82574_XONTXC, xontxc),
+	I82574_STAT(I82574_XOFFRXC, xoffrxc),
+	I82574_STAT(I82574_XOFFTXC, xofftxc),
+	I82574_STAT(I82574_GPRC, gprc),
+	I82574_STAT(I82574_BPRC, bprc),
+	I82574_STAT(I82574_MPRC, mprc),
+	I82574_STAT(I82574_GPTC, gptc),
+	I82574_STAT(I82574_MPTC, mptc),
+	I82574_STAT(I82574_BPTC, bptc),
+	I82574_STAT(I82574_RNBC, rnbc),
+	I82574_STAT(I82574_RUC, ruc),
+	I82574_STAT(I82574_RFC, rfc),
+	I82574_STAT(I82574_ROC, roc),
+	I82574_STAT(I82574_RJC, rjc),
+};
+
+static u64 i82574_rd64_clr(struct i82574_dev *priv, u32 reg)
+{
+	u32 lo = rd32(priv, reg);
+
+	/* reading the high half clears both halves */
+	return lo | (u64)rd32(priv, reg + 4) << 32;
+}
+
+/**
+ * i82574_update_hw_stats - fold the clear-on-read MAC counters into hw_stats
+ * @priv: device
+ *
+ * Takes hw_stats_lock, so it sleeps.
+ */
+void i82574_update_hw_stats(struct i82574_dev *priv)
+{
+	struct i82574_hw_stats *hs = &priv->hw_stats;
+	unsigned int i;
+
+	mutex_lock(&priv->hw_stats_lock);
+	for (i = 0; i < ARRAY_SIZE(i82574_stat_regs); i++)
+		*(u64 *)((u8 *)hs + i82574_stat_regs[i].off) +=
+			rd32(priv, i82574_stat_regs[i].reg);
+	for (i = 0; i < ARRAY_SIZE(hs->prc); i++) {
+		hs->prc[i] += rd32(priv, I82574_PRC64 + 4 * i);
+		hs->ptc[i] += rd32(priv, I82574_PTC64 + 4 * i);
+	}
+	hs->gorc += i82574_rd64_clr(priv, I82574_GORCL);
+	hs->gotc += i82574_rd64_clr(priv, I82574_GOTCL);
+	mutex_unlock(&priv->hw_stats_lock);
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The 82574L's internal PHY (e1000e's "BM" PHY), reached through MDIC.
+ * Every access holds the MDIO/NVM hardware semaphore, which sleeps: the PHY
+ * is used from process context only (probe, ndo_open, ndo_stop, ethtool,
+ * the service work, shutdown).
+ */
+
+#include <linux/delay.h>
+#include <linux/iopoll.h>
+#include <linux/mii.h>
+
+#include "i82574.h"
+
+/* Two saturated readings in a row mean a hung PHY */
+#define I82574_PHY_HANG_READINGS	2
+
+static int i82574_mdic(struct i82574_dev *priv, u32 op, u32 reg, u16 *val)
+{
+	u32 v;
+	int err;
+
+	lockdep_assert_held(&priv->hw_sem_lock);
+	wr32(priv, I82574_MDIC, FIELD_PREP(I82574_MDIC_DATA, *val) |
+	     FIELD_PREP(I82574_MDIC_REG, reg) |
+	     FIELD_PREP(I82574_MDIC_PHY, I82574_PHY_ADDR) |
+	     FIELD_PREP(I82574_MDIC_OP, op));
+	err = readl_poll_timeout(priv->hw + I82574_MDIC, v,
+				 v & I82574_MDIC_READY, 10, 10000);
+	if (err)
+		return err;
+	if ((v & I82574_MDIC_ERROR) || FIELD_GET(I82574_MDIC_REG, v) != reg)
+		return -EIO;
+	*val = FIELD_GET(I82574_MDIC_DATA, v);
+	return 0;
+}
+
+/* Registers 16-31 are paged. The driver uses page 0 only and selects it
+ * every time, since the firmware may have left another page selected.
+ */
+static int i82574_mdic_page0(struct i82574_dev *priv, u32 op, u32 reg,
+			     u16 *val)
+{
+	u16 page = 0;
+	int err;
+
+	if (reg > I82574_PHY_LAST_UNPAGED) {
+		err = i82574_mdic(priv, I82574_MDIC_OP_WRITE,
+				  I82574_PHY_PAGE_SELECT, &page);
+		if (err)
+			return err;
+	}
+	return i82574_mdic(priv, op, reg, val);
+}
+
+static int i82574_phy_read(struct i82574_dev *priv, u32 reg, u16 *val)
+{
+	int err;
+
+	*val = 0;
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	err = i82574_mdic_page0(priv, I82574_MDIC_OP_READ, reg, val);
+	i82574_hw_sem_release(priv);
+	return err;
+}
+
+static int i82574_phy_write(struct i82574_dev *priv, u32 reg, u16 val)
+{
+	int err;
+
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	err = i82574_mdic_page0(priv, I82574_MDIC_OP_WRITE, reg, &val);
+	i82574_hw_sem_release(priv);
+	return err;
+}
+
+/* Read-modify-write under one hold of the semaphore */
+static int i82574_phy_modify(struct i82574_dev *priv, u32 reg, u16 clear,
+			     u16 set)
+{
+	u16 val = 0;
+	int err;
+
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	err = i82574_mdic_page0(priv, I82574_MDIC_OP_READ, reg, &val);
+	if (!err) {
+		val = (val & ~clear) | set;
+		err = i82574_mdic_page0(priv, I82574_MDIC_OP_WRITE, reg, &val);
+	}
+	i82574_hw_sem_release(priv);
+	return err;
+}
+
+/* CTRL.PHY_RST with the timing of e1000e_phy_hw_reset_generic(): 100 us
+ * asserted, 150-300 us to come out of it, then 10 ms for the PHY to load
+ * its configuration.
+ */
+static int i82574_phy_hw_reset(struct i82574_dev *priv)
+{
+	u32 ctrl;
+	int err;
+
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	ctrl = rd32(priv, I82574_CTRL);
+	wr32(priv, I82574_CTRL, ctrl | I82574_CTRL_PHY_RST);
+	wrfl(priv);
+	usleep_range(100, 150);
+	wr32(priv, I82574_CTRL, ctrl);
+	wrfl(priv);
+	usleep_range(150, 300);
+	i82574_hw_sem_release(priv);
+	usleep_range(10000, 11000);
+	return 0;
+}
+
+/* BMCR.RESET makes PSCR changes take effect (e1000e's "commit") */
+static int i82574_phy_soft_reset(struct i82574_dev *priv)
+{
+	int err = i82574_phy_modify(priv, MII_BMCR, 0, BMCR_RESET);
+
+	udelay(1);
+	return err;
+}
+
+static int i82574_phy_read_id(struct i82574_dev *priv)
+{
+	u16 id1, id2;
+	int err;
+
+	err = i82574_phy_read(priv, MII_PHYSID1, &id1);
+	if (err)
+		return err;
+	/* e1000e pauses between the two halves on this part */
+	usleep_range(20, 40);
+	err = i82574_phy_read(priv, MII_PHYSID2, &id2);
+	if (err)
+		return err;
+	priv->phy_id = (u32)id1 << 16 | id2;
+	if (priv->phy_id != I82574_PHY_ID)
+		dev_warn(&priv->pdev->dev,
+			 "unexpected PHY ID %#010x, not tuning it\n",
+			 priv->phy_id);
+	return 0;
+}
+
+/* What e1000e_copper_link_setup_m88() adds for this PHY revision: downshift
+ * cleared, a soft reset, downshift set again, and 3 then 0 written to
+ * registers 29 and 30, which neither e1000e nor the datasheet names.
+ */
+static int i82574_phy_tune_rev2(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_soft_reset(priv);
+	if (err)
+		return err;
+	err = i82574_phy_modify(priv, I82574_PHY_PSCR, 0,
+				I82574_PSCR_DOWNSHIFT);
+	if (err)
+		return err;
+	err = i82574_phy_write(priv, I82574_PHY_REG29, 0x0003);
+	if (err)
+		return err;
+	return i82574_phy_write(priv, I82574_PHY_REG30, 0x0000);
+}
+
+/* Automatic MDI/MDI-X and polarity correction, then the revision tuning;
+ * a final soft reset applies it all.
+ */
+static int i82574_phy_setup_pscr(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_modify(priv, I82574_PHY_PSCR,
+				I82574_PSCR_MDIX | I82574_PSCR_POLARITY_REVERSAL |
+				I82574_PSCR_DOWNSHIFT,
+				FIELD_PREP(I82574_PSCR_MDIX,
+					   I82574_PSCR_MDIX_AUTO));
+	if (err)
+		return err;
+	if (priv->phy_id == I82574_PHY_ID) {
+		err = i82574_phy_tune_rev2(priv);
+		if (err)
+			return err;
+	}
+	return i82574_phy_soft_reset(priv);
+}
+
+/* Low power link up in D0 off, through the MAC's POEMB register as
+ * e1000e_set_d0_lplu_state_82574() does; and the PHY's smart power down
+ * off, which e1000e_reset() does for this part (FLAG_HAS_SMART_POWER_DOWN)
+ * to shorten the time to link.
+ */
+static int i82574_phy_disable_power_saving(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_POEMB, I82574_POEMB_D0A_LPLU, 0);
+	return i82574_phy_modify(priv, I82574_PHY_POWER_MGMT,
+				 I82574_PHY_POWER_MGMT_SPD, 0);
+}
+
+/* Every speed but 1000/half. No pause: the driver programs no flow control. */
+static int i82574_phy_advertise(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_modify(priv, MII_ADVERTISE, ADVERTISE_ALL |
+				ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM,
+				ADVERTISE_ALL);
+	if (err)
+		return err;
+	return i82574_phy_modify(priv, MII_CTRL1000,
+				 ADVERTISE_1000HALF | ADVERTISE_1000FULL,
+				 ADVERTISE_1000FULL);
+}
+
+/**
+ * i82574_phy_setup - apply the PHY settings e1000e uses on the 82574
+ * @priv: device
+ *
+ * MDI/MDI-X, polarity correction and downshift (with a PHY soft reset),
+ * LPLU in D0 and smart power down off, and the autonegotiation
+ * advertisement. Neither powers the PHY up nor restarts autonegotiation.
+ * Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_setup(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_setup_pscr(priv);
+	if (err)
+		return err;
+	err = i82574_phy_disable_power_saving(priv);
+	if (err)
+		return err;
+	return i82574_phy_advertise(priv);
+}
+
+/**
+ * i82574_phy_init - reset, identify and set up the PHY at probe
+ * @priv: device, its MAC just reset
+ *
+ * Resets the PHY through CTRL.PHY_RST unless manageability blocks PHY
+ * resets, reads its ID, then calls i82574_phy_setup(). Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_init(struct i82574_dev *priv)
+{
+	int err;
+
+	if (i82574_phy_reset_blocked(priv)) {
+		dev_info(&priv->pdev->dev,
+			 "PHY reset blocked by a manageability session\n");
+	} else {
+		err = i82574_phy_hw_reset(priv);
+		if (err)
+			return err;
+	}
+	err = i82574_phy_read_id(priv);
+	if (err)
+		return err;
+	return i82574_phy_setup(priv);
+}
+
+/**
+ * i82574_phy_restart_aneg - (re)start autonegotiation
+ * @priv: device
+ *
+ * Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_restart_aneg(struct i82574_dev *priv)
+{
+	return i82574_phy_modify(priv, MII_BMCR, 0,
+				 BMCR_ANENABLE | BMCR_ANRESTART);
+}
+
+/**
+ * i82574_phy_start - power the PHY up and restart autonegotiation
+ * @priv: device
+ *
+ * Clears BMCR_PDOWN, which e1000e sets when it lets go of the device, so a
+ * PHY handed over by e1000e links again. Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_start(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_modify(priv, MII_BMCR, BMCR_PDOWN, 0);
+	if (err)
+		return err;
+	return i82574_phy_restart_aneg(priv);
+}
+
+/**
+ * i82574_phy_power_down - power the PHY down unless its link is needed
+ * @priv: device
+ *
+ * The PHY stays powered while a wake-up is armed, the NVM enables
+ * manageability, or manageability blocks PHY resets (e1000e's
+ * e1000_power_down_phy_copper_82571() checks the last two). Sleeps.
+ */
+void i82574_phy_power_down(struct i82574_dev *priv)
+{
+	if (i82574_wake_armed(priv) || priv->mng_enabled ||
+	    i82574_phy_reset_blocked(priv))
+		return;
+	if (!i82574_phy_modify(priv, MII_BMCR, 0, BMCR_PDOWN))
+		usleep_range(1000, 2000);
+}
+
+/* e1000e's FLAG2_CHECK_PHY_HANG test (e1000_check_phy_82574()): a hung PHY
+ * has saturated both its receive error counter and the idle error count of
+ * the 1000BASE-T status register.
+ */
+static bool i82574_phy_counters_saturated(struct i82574_dev *priv)
+{
+	u16 rx_errs, stat1000;
+
+	if (i82574_phy_read(priv, I82574_PHY_RX_ERR_CNT, &rx_errs) ||
+	    rx_errs != I82574_PHY_RX_ERR_CNT_MAX)
+		return false;
+	if (i82574_phy_read(priv, MII_STAT1000, &stat1000))
+		return false;
+	return FIELD_GET(I82574_STAT1000_IDLE_ERR, stat1000) ==
+	       FIELD_MAX(I82574_STAT1000_IDLE_ERR);
+}
+
+/**
+ * i82574_phy_hung - one periodic PHY hang check, for the service work
+ * @priv: device, interface up
+ *
+ * Counts consecutive readings of saturated PHY error counters; like
+ * e1000e_check_82574_phy_workaround(), reports a hang on the second one
+ * in a row and starts counting again. Call from the service work only,
+ * which owns the count. Sleeps.
+ *
+ * Return: true if the device should be reset.
+ */
+bool i82574_phy_hung(struct i82574_dev *priv)
+{
+	if (!i82574_phy_counters_saturated(priv)) {
+		priv->phy_hang_count = 0;
+		return false;
+	}
+	if (++priv->phy_hang_count < I82574_PHY_HANG_READINGS)
+		return false;
+	priv->phy_hang_count = 0;
+	return true;
+}
