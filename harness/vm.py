@@ -6,8 +6,13 @@ The guest uses the host's root filesystem read-only over virtio-9p (no
 image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
 read-write 9p share of the results folder at /run/results. NICs are
 `-device e1000e` wired in pairs on QEMU hubs (nic0+nic1 on hub 0, nic2+nic3
-on hub 1, ...). A QMP socket allows `set_link`; the guest reaches it through
-its second serial port (`harness/guest/hostctl`).
+on hub 1, ...). A QMP socket allows `set_link` and switching trace events;
+the guest reaches it through its second serial port (`harness/guest/hostctl`).
+
+QEMU's trace events (the log backend, Debian's build) go to
+<results>/qemu-trace.log (-D), which the guest reads at
+/run/results/qemu-trace.log. None is enabled at boot, so the file stays
+empty unless a test switches events on for a window (`hostctl trace`).
 
 The whole console is saved to <results>/console.log. The run fails (exit 1)
 on a timeout, on a job that does not report completion, or on any kernel
@@ -41,23 +46,85 @@ SPLAT = re.compile(
 DONE = re.compile(r"I82574-HARNESS: job exit (\d+)")
 
 
-def qmp_command(path, cmd, args=None):
-    with socket.socket(socket.AF_UNIX) as s:
-        s.settimeout(10)
-        s.connect(path)
-        f = s.makefile("rw")
-        f.readline()  # greeting
-        for c in ({"execute": "qmp_capabilities"},
-                  {"execute": cmd, "arguments": args or {}}):
-            f.write(json.dumps(c) + "\n")
-            f.flush()
-            while True:
-                reply = json.loads(f.readline())
-                if "event" not in reply:
-                    break
+class QMP:
+    """One QMP session: the capabilities negotiated, then commands in turn."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        try:
+            self.sock.settimeout(10)
+            self.sock.connect(path)
+            self.f = self.sock.makefile("rw")
+            self.f.readline()  # greeting
+            self.command("qmp_capabilities")
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def command(self, cmd, args=None):
+        """CMD's return; RuntimeError with QEMU's description on an error"""
+        self.f.write(json.dumps({"execute": cmd, "arguments": args or {}}) + "\n")
+        self.f.flush()
+        while True:
+            line = self.f.readline()
+            if not line:
+                raise RuntimeError("QMP connection closed")
+            reply = json.loads(line)
+            if "event" not in reply:
+                break
         if "error" in reply:
             raise RuntimeError(reply["error"].get("desc", "QMP error"))
         return reply.get("return")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sock.close()
+
+
+def qmp_command(path, cmd, args=None):
+    with QMP(path) as q:
+        return q.command(cmd, args)
+
+
+TRACE_LOG = "qemu-trace.log"
+TRACE_NAME = re.compile(r"[A-Za-z0-9_*]{1,64}")
+TRACE_MAX_NAMES = 16
+# what one request may switch: all of e1000e's events (139 in 7.2), not a
+# glob as wide as "*", which would log TCG's and every device's
+TRACE_MAX_EVENTS = 200
+
+
+def trace_set(qmp_path, log_path, words):
+    """trace on|off EVENT...: switch QEMU trace events (names or globs) on
+    or off, all of them or, on any error, none; the trace log's size after
+    that: with "on", the offset the guest reads the window from; with "off",
+    where the window ends.
+
+    QEMU 7.2's log backend writes each event with qemu_log(), whose
+    qemu_log_unlock() fflush()es the line, and e1000e's events are emitted
+    with the BQL held (MMIO, its timers), which a QMP command also holds:
+    once trace-event-set-state has returned, every line of the window is in
+    the file, and none of the events named is written after it."""
+    names = words[2:]
+    if (len(words) < 3 or words[1] not in ("on", "off") or len(names) > TRACE_MAX_NAMES
+            or not all(TRACE_NAME.fullmatch(n) for n in names)):
+        raise ValueError("want trace on|off EVENT... (1 to %d names or globs of"
+                         " [A-Za-z0-9_*], 64 characters at most)" % TRACE_MAX_NAMES)
+    with QMP(qmp_path) as q:
+        matched = set()
+        for n in names:
+            # an unknown name is an error; a glob that matches nothing is not
+            events = q.command("trace-event-get-state", {"name": n})
+            if not events:
+                raise ValueError("no trace event matches %s" % n)
+            matched.update(e["name"] for e in events)
+        if len(matched) > TRACE_MAX_EVENTS:
+            raise ValueError("%d trace events, at most %d" % (len(matched), TRACE_MAX_EVENTS))
+        for n in names:
+            q.command("trace-event-set-state", {"name": n, "enable": words[1] == "on"})
+    return os.path.getsize(log_path)
 
 
 def qemu_cpu_ns(pid):
@@ -72,7 +139,7 @@ def qemu_cpu_ns(pid):
     return total
 
 
-def hostctl_relay(ctl_path, qmp_path, pid, stop):
+def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
     """Serve requests the guest writes to ttyS1, one per line."""
     for _ in range(100):
         try:
@@ -96,9 +163,11 @@ def hostctl_relay(ctl_path, qmp_path, pid, stop):
                 f.write("ok\n")
             elif words == ["cputime"]:
                 f.write("ok %d\n" % qemu_cpu_ns(pid))
+            elif words[:1] == ["trace"]:
+                f.write("ok %d\n" % trace_set(qmp_path, trace_path, words))
             else:
                 f.write("error: unknown request\n")
-        except (OSError, RuntimeError) as e:
+        except (OSError, RuntimeError, ValueError) as e:
             f.write("error: %s\n" % e)
         f.flush()
 
@@ -135,6 +204,8 @@ def qemu_args(a, kernel, res, sockdir):
             "-cpu", "max,la57=off", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", kernel, "-append", cmdline,
+            # the log backend's output: trace events only (no -d mask)
+            "-D", os.path.join(res, TRACE_LOG),
             "-serial", "stdio",
             "-serial", "unix:%s/ctl.sock,server=on,wait=off" % sockdir,
             "-qmp", "unix:%s/qmp.sock,server=on,wait=off" % sockdir,
@@ -281,7 +352,8 @@ def main():
     cpu = {}
     threading.Thread(target=hostctl_relay, daemon=True,
                      args=(os.path.join(sockdir, "ctl.sock"),
-                           os.path.join(sockdir, "qmp.sock"), proc.pid, stop)).start()
+                           os.path.join(sockdir, "qmp.sock"),
+                           os.path.join(res, TRACE_LOG), proc.pid, stop)).start()
     threading.Thread(target=sample_cpu, daemon=True, args=(proc.pid, stop, cpu)).start()
     timer = threading.Timer(a.timeout, proc.kill)
     timer.start()

@@ -5,6 +5,10 @@
 # the wire as its peer sees it: while nic3's link is off, nic2's frames do
 # not reach nic3; once it is on, frames pass both ways again. (A QEMU hub
 # does not pass a link state on: nic2 keeps its own carrier.)
+# And QEMU's trace events through hostctl trace -> QMP trace-event-set-state:
+# a window around register writes holds their lines and only the events
+# named, nothing is logged once they are off, and bad requests are refused
+# without switching anything.
 TREE=${BUILD:-$(dirname "$0")/../../build}/linux
 SEL=$TREE/tools/testing/selftests/drivers/net/i82574
 . "$SEL/lib.sh"
@@ -16,7 +20,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 3
+ktap_set_plan 6
 nic_bind "$DRIVER" 2 3 || ktap_exit_fail_msg "cannot bind NICs 2 and 3 to $DRIVER"
 a=$(nic_ifname 2) b=$(nic_ifname 3)
 ip link set "$a" up && ip link set "$b" up
@@ -63,6 +67,88 @@ ktap_test_result "set_link nic3 off: carrier drops on nic3, nic2's frames do not
 ktap_test_result "set_link nic3 on: carrier returns, frames pass both ways" \
 	eval "$(dirname "$0")/hostctl set_link nic3 on && wait_for 100 carrier_up $b &&
 	      wire UP"
+
+HOSTCTL=$(dirname "$0")/hostctl
+TRACE=${RESULTS:-/run/results}/qemu-trace.log
+TRACE_END=
+
+log_size() { stat -c %s "$TRACE"; }
+
+# promisc_flip: $a promiscuous and back: $DRIVER rewrites RCTL (0x100)
+promisc_flip()
+{
+	ip link set "$a" promisc on && ip link set "$a" promisc off
+}
+
+# traced: trace on e1000e_core_write, promisc_flip, trace off: the window
+# between the two offsets holds lines, RCTL writes among them, and no line
+# of another event
+traced()
+{
+	local from to l lines rctl=0 other=0
+
+	from=$("$HOSTCTL" trace on e1000e_core_write) || return 1
+	promisc_flip
+	to=$("$HOSTCTL" trace off e1000e_core_write) || return 1
+	TRACE_END=$to
+	mapfile -t lines < <(tail -c +$((from + 1)) "$TRACE" | head -c $((to - from)))
+	for l in "${lines[@]}"; do
+		case $l in
+		"e1000e_core_write Write to register 0x100, "*) rctl=$((rctl + 1)) ;;
+		"e1000e_core_write "*) ;;
+		*) other=$((other + 1)) ;;
+		esac
+	done
+	ktap_print_msg "bytes $from..$to: ${#lines[@]} lines, $rctl RCTL writes," \
+		"$other of other events"
+	[ "$rctl" -ge 2 ] && [ "$other" -eq 0 ]
+}
+
+# untraced: with the event off again, promisc_flip adds nothing to the log
+untraced()
+{
+	local size
+
+	promisc_flip
+	size=$(log_size) || return 1
+	ktap_print_msg "log size $size after the window ended at ${TRACE_END:-?}"
+	[ -n "$TRACE_END" ] && [ "$size" -eq "$TRACE_END" ]
+}
+
+# refused: hostctl refuses a name outside [A-Za-z0-9_*] (usage, exit 2);
+# the host refuses an unknown event, a glob that matches none, a glob of
+# every event and 17 names (hostctl: error: ..., exit 1), and a request
+# with one bad name switches none of its events on
+refused()
+{
+	local rc=0 req out size i many=()
+
+	"$HOSTCTL" trace on 'e1000e_core-write' 2>/dev/null
+	[ $? -eq 2 ] || { ktap_print_msg "hostctl sent e1000e_core-write"; rc=1; }
+	for ((i = 0; i < 17; i++)); do
+		many+=(e1000e_core_write)
+	done
+	size=$(log_size) || return 1
+	for req in no_such_event 'no_such_*' '*' 'e1000e_core_write no_such_event' \
+		   "${many[*]}"; do
+		# each request word by word, unexpanded
+		set -f
+		# shellcheck disable=SC2086
+		out=$("$HOSTCTL" trace on $req 2>&1) && rc=1
+		set +f
+		# (not ktap_print_msg, which would expand the globs)
+		printf '# trace on %s: %s\n' "${req:0:40}" "$out"
+		[[ $out == "hostctl: error: "* ]] || rc=1
+	done
+	promisc_flip
+	[ "$(log_size)" -eq "$size" ] || { ktap_print_msg "the log grew"; rc=1; }
+	return $rc
+}
+
+ktap_test_result "trace on/off around RCTL writes: their lines, no other event's" traced
+ktap_test_result "trace off: the same writes log nothing" untraced
+ktap_test_result "bad trace requests are refused and switch nothing on" refused
+
 ip link set "$a" down
 ip link set "$b" down
 ktap_finished

@@ -277,13 +277,13 @@ change_while_forwarding()
 # TX queues, as ynl reads them from netdev-genl (printed as it shows them)
 qstats_sum()
 {
-	local out
+	local out ifi
 
+	ifi=$(rtr cat "/sys/class/net/$IF2/ifindex") || return 1
 	out=$(rtr python3 "$KSRC/tools/net/ynl/cli.py" --no-schema \
 		--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" \
 		--dump qstats-get --output-json \
-		--json "{\"ifindex\": $(rtr cat "/sys/class/net/$IF2/ifindex"), \"scope\": \"queue\"}") ||
-		return 1
+		--json "{\"ifindex\": $ifi, \"scope\": \"queue\"}") || return 1
 	python3 -c '
 import json, sys
 rows = [r for r in json.load(sys.stdin) if r["queue-type"] == "tx"]

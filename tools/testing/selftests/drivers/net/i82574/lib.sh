@@ -408,3 +408,145 @@ udp_arrived_all()
 {
 	[ $(($(udp_arrived "$1") - $2)) -ge "$3" ]
 }
+
+# Register-level proof through QEMU's trace events: harness/vm.py logs them
+# (log backend) to the results folder, /run/results/qemu-trace.log here,
+# and `hostctl trace on|off EVENT...` switches them through QMP. A window
+# is the byte range of the log between trace on and trace off.
+# QEMU 7.2's e1000e events (hw/net/trace-events) carry no device identity:
+# a window holds the lines of every e1000e NIC, so a test keeps the other
+# NICs idle meanwhile (interfaces down: neither driver writes a register
+# of a NIC that is down, see reg_trace_idle_others). Their lines:
+#   e1000e_core_write Write to register 0x18, 4 byte(s), value: 0x10000000
+#   e1000e_core_mdic_write MDIC WRITE: PHY[0][0] = 0x1140
+#   e1000e_core_mdic_read MDIC READ: PHY[0][1] = 0x821794d
+# core_write's offset is the register's own (aliases resolved); mdic_read
+# prints the whole MDIC value, whose low 16 bits are the data. An MDIC
+# access to another PHY address than 1 logs only its write of MDIC (0x20).
+REG_TRACE_FILE=${REG_TRACE_FILE:-${RESULTS:-/run/results}/qemu-trace.log}
+REG_TRACE_HOSTCTL=${HOSTCTL:-${I82574_TOP:-/nonexistent}/harness/guest/hostctl}
+REG_TRACE_FROM=
+REG_TRACE_TO=
+REG_TRACE_EVENTS=()
+REG_TRACE_IDLED=()
+
+# reg_trace_available: hostctl and the trace log are there (harness guest)
+reg_trace_available()
+{
+	[ -x "$REG_TRACE_HOSTCTL" ] && [ -f "$REG_TRACE_FILE" ]
+}
+
+# reg_trace_on EVENT...: enable QEMU trace events (names or globs); the
+# window starts at the log's size then, kept in REG_TRACE_FROM
+reg_trace_on()
+{
+	REG_TRACE_EVENTS=("$@")
+	REG_TRACE_TO=
+	REG_TRACE_FROM=$("$REG_TRACE_HOSTCTL" trace on "$@") &&
+		[[ $REG_TRACE_FROM =~ ^[0-9]+$ ]]
+}
+
+# reg_trace_mark: print the log's size now, to split a window. A register
+# access the guest made is in the log once the access has returned: the
+# model traces it synchronously and QEMU flushes every line.
+reg_trace_mark()
+{
+	stat -c %s "$REG_TRACE_FILE"
+}
+
+# reg_trace_off: disable reg_trace_on's events; the window ends at the
+# log's size then, kept in REG_TRACE_TO
+reg_trace_off()
+{
+	REG_TRACE_TO=$("$REG_TRACE_HOSTCTL" trace off "${REG_TRACE_EVENTS[@]}") &&
+		[[ $REG_TRACE_TO =~ ^[0-9]+$ ]]
+}
+
+# reg_trace_lines [FROM [TO]]: print the trace lines logged between the
+# offsets FROM and TO (default: the last window, up to now if still open)
+reg_trace_lines()
+{
+	local from=${1:-$REG_TRACE_FROM} to=${2:-$REG_TRACE_TO}
+
+	[ -n "$to" ] || to=$(reg_trace_mark) || return 1
+	[[ $from =~ ^[0-9]+$ && $to =~ ^[0-9]+$ ]] && [ "$to" -ge "$from" ] || return 1
+	tail -c +$((from + 1)) "$REG_TRACE_FILE" | head -c $((to - from))
+}
+
+# reg_trace_parse: the trace lines on stdin as records, in their order,
+# numbers in hex; other lines are left out:
+#   reg OFFSET VALUE   e1000e_core_write (MAC register at byte OFFSET)
+#   phy_w REG DATA     e1000e_core_mdic_write
+#   phy_r REG DATA     e1000e_core_mdic_read
+# A PHY register on a page other than 0 is (page << 5) | reg, as e1000e's
+# BM_PHY_REG(). Lines may carry -msg timestamp=on's "TID@SECONDS:" prefix.
+reg_trace_parse()
+{
+	local l p='^([0-9]+@[0-9.]+:)?'
+	local w="${p}e1000e_core_write Write to register 0x([0-9a-f]+), [0-9]+ byte\\(s\\), value: 0x([0-9a-f]+)\$"
+	local m="${p}e1000e_core_mdic_(w|r)(rite|ead) MDIC [A-Z]+: PHY\\[([0-9]+)\\]\\[([0-9]+)\\] = 0x([0-9a-f]+)\$"
+
+	while IFS= read -r l; do
+		if [[ $l =~ $w ]]; then
+			printf 'reg 0x%x 0x%x\n' $((16#${BASH_REMATCH[2]})) $((16#${BASH_REMATCH[3]}))
+		elif [[ $l =~ $m ]]; then
+			printf 'phy_%s 0x%x 0x%x\n' "${BASH_REMATCH[2]}" \
+				$((BASH_REMATCH[4] << 5 | BASH_REMATCH[5])) \
+				$((16#${BASH_REMATCH[6]} & 0xffff))
+		fi
+	done
+}
+
+# reg_trace_select KIND [WHICH]: "OFFSET VALUE" of reg_trace_parse's KIND
+# records among the trace lines on stdin (only WHICH register's, if given)
+reg_trace_select()
+{
+	local kind=$1 which=${2:-} k o v
+
+	reg_trace_parse | while read -r k o v; do
+		[ "$k" = "$kind" ] || continue
+		[ -z "$which" ] || [ $((o)) -eq $((which)) ] || continue
+		echo "$o $v"
+	done
+}
+
+# reg_writes [OFFSET]: "OFFSET VALUE" of each MAC register write among the
+# trace lines on stdin; phy_writes [REG], phy_reads [REG]: "REG DATA" of
+# each MDIC write or read
+reg_writes() { reg_trace_select reg "$@"; }
+phy_writes() { reg_trace_select phy_w "$@"; }
+phy_reads() { reg_trace_select phy_r "$@"; }
+
+# reg_trace_idle_others N...: set down the interface of every other NIC
+# (those that were up go into REG_TRACE_IDLED, for reg_trace_restore_others);
+# fails if a bound one has no netdev in this namespace
+reg_trace_idle_others()
+{
+	local i keep=" $* " ifn
+
+	REG_TRACE_IDLED=()
+	for ((i = 0; ; i++)); do
+		nic_dev "$i"
+		[ -e "$NIC_DEV" ] || break
+		[[ $keep == *" $i "* ]] && continue
+		[ -e "$NIC_DEV/driver" ] || continue
+		# a deleted namespace hands its NICs back asynchronously
+		wait_for 100 nic_home "$i" || return 1
+		ifn=$(nic_ifname "$i")
+		rd "/sys/class/net/$ifn/flags" || return 1
+		(( RD & 1 )) || continue
+		ip link set "$ifn" down || return 1
+		REG_TRACE_IDLED+=("$ifn")
+	done
+}
+
+# reg_trace_restore_others: set up again what reg_trace_idle_others set down
+reg_trace_restore_others()
+{
+	local ifn
+
+	for ifn in "${REG_TRACE_IDLED[@]}"; do
+		ip link set "$ifn" up
+	done
+	REG_TRACE_IDLED=()
+}

@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a real 82574L needs of $DRIVER (i82574 by default) and QEMU's model
+# ignores, proven from the register trace (QEMU's e1000e trace events, see
+# lib.sh's reg_trace_*). In one trace window, NIC $SIL_NIC (default 0)
+# leaves e1000e, is bound to $DRIVER, set up, has its autonegotiation
+# restarted (ethtool -r: PHY accesses whatever the driver does at bind),
+# set down and unbound; every other NIC's interface is down meanwhile (the
+# events do not say which NIC wrote). The cases:
+#  - the PHY is powered up: BMCR is written with PDOWN clear between bind
+#    and up, last (e1000e, probing with the interface down, leaves PDOWN
+#    set on silicon, and the model ignores it);
+#  - CTRL_EXT.DRV_LOAD is set by the time the interface is up, stays set
+#    while it is up, and is written clear by ip link set down or unbind
+#    (e1000e on this AMT part: set at open, cleared at close);
+#  - every MDIC access is inside software MDIO ownership: EXTCNF_CTRL
+#    written with MDIO_SW set before it, with it clear after the burst;
+#  - ip link set down powers the PHY down (BMCR written with PDOWN set,
+#    last) with WoL off.
+# DRIVER=e1000e runs the same on e1000e (bound again), a reference that
+# passes every case.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+NIC=${SIL_NIC:-0}
+CTRL_EXT=0x18
+MDIC=0x20
+EXTCNF_CTRL=0xf00
+MDIO_SW=0x20
+DRV_LOAD=$((1 << 28))
+BMCR=0x0
+PDOWN=0x800
+# the window's records (reg_trace_parse) from the bind to the interface up,
+# while up, at ip link set down, at the unbind
+S_BIND=() S_AN=() S_DOWN=() S_UNBIND=()
+
+ktap_print_header
+for d in "$DRIVER" e1000e; do
+	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
+		ktap_skip_all "driver $d is not built in"
+		exit "$KSFT_SKIP"
+	fi
+done
+if ! reg_trace_available; then
+	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 4
+
+# note TEXT: a KTAP diagnostic, TEXT as it is (trace lines hold glob
+# characters, which ktap_print_msg would expand)
+note()
+{
+	printf '# %s\n' "$*"
+}
+
+cleanup()
+{
+	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	# bound to $DRIVER, down, as the other tests expect a NIC
+	nic_bind "$DRIVER" "$NIC"
+	reg_trace_restore_others
+}
+trap cleanup EXIT
+
+# prepare: NIC $NIC on e1000e with its interface down, every other NIC's
+# interface down
+prepare()
+{
+	nic_reclaim "$NIC"
+	reg_trace_idle_others "$NIC" || return 1
+	nic_bind e1000e "$NIC" || return 1
+	IFN=$(nic_ifname "$NIC") && ip link set "$IFN" down
+}
+
+# window: the traced sequence; M_BIND, M_UP, M_AN and M_DOWN are the log's
+# offsets after the unbind from e1000e, once the interface is up, after
+# ethtool -r, after ip link set down; REG_TRACE_TO after the unbind. WOL
+# is the interface's Wake-on setting once turned off ("d"; "none" without
+# WoL support).
+window()
+{
+	local bdf
+
+	nic_dev "$NIC"
+	bdf=${NIC_DEV##*/}
+	reg_trace_on e1000e_core_write 'e1000e_core_mdic_*' || return 1
+	echo "$DRIVER" > "$NIC_DEV/driver_override"
+	echo "$bdf" > "$NIC_DEV/driver/unbind" || return 1
+	M_BIND=$(reg_trace_mark) || return 1
+	echo "$bdf" > /sys/bus/pci/drivers_probe
+	[ "$NIC_DEV/driver" -ef "/sys/bus/pci/drivers/$DRIVER" ] || return 1
+	IFN=$(nic_ifname "$NIC") || return 1
+	ethtool -s "$IFN" wol d 2>/dev/null
+	WOL=$(ethtool "$IFN" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	WOL=${WOL:-none}
+	ip link set "$IFN" up && wait_for 100 carrier_up "$IFN" || return 1
+	M_UP=$(reg_trace_mark) || return 1
+	ethtool -r "$IFN" || note "ethtool -r $IFN failed"
+	wait_for 100 carrier_up "$IFN" || return 1
+	M_AN=$(reg_trace_mark) || return 1
+	ip link set "$IFN" down || return 1
+	M_DOWN=$(reg_trace_mark) || return 1
+	echo "$bdf" > "$NIC_DEV/driver/unbind" || return 1
+	reg_trace_off
+}
+
+# segment ARRAY FROM TO: the records (reg_trace_parse) logged between the
+# offsets FROM and TO, into ARRAY
+segment()
+{
+	mapfile -t "$1" < <(reg_trace_lines "$2" "$3" | reg_trace_parse)
+}
+
+# last_write KIND REG RECORD...: the value of the last KIND record of
+# register REG among the RECORDs, in LAST (fails if there is none)
+last_write()
+{
+	local kind=$1 reg=$2 r o
+
+	shift 2
+	LAST=
+	for r in "$@"; do
+		[ "${r%% *}" = "$kind" ] || continue
+		o=${r#* }
+		[ $((${o%% *})) -eq $((reg)) ] && LAST=${o#* }
+	done
+	[ -n "$LAST" ]
+}
+
+# phy_powered_up: between the bind and the interface up, BMCR is written,
+# and its last write has PDOWN clear
+phy_powered_up()
+{
+	if ! last_write phy_w $BMCR "${S_BIND[@]}"; then
+		note "no BMCR write between bind and up"
+		return 1
+	fi
+	note "bind..up: last BMCR write $LAST"
+	(( (LAST & PDOWN) == 0 ))
+}
+
+# drv_load: CTRL_EXT's last write between bind and up has DRV_LOAD set,
+# none while up (ethtool -r) clears it, and the last one at down or
+# unbind clears it
+drv_load()
+{
+	local rc=0 r
+
+	if last_write reg $CTRL_EXT "${S_BIND[@]}"; then
+		note "bind..up: last CTRL_EXT write $LAST"
+		(( LAST & DRV_LOAD )) || rc=1
+	else
+		note "no CTRL_EXT write between bind and up"
+		rc=1
+	fi
+	for r in "${S_AN[@]}"; do
+		last_write reg $CTRL_EXT "$r" || continue
+		note "up: CTRL_EXT write $LAST"
+		(( LAST & DRV_LOAD )) || rc=1
+	done
+	if last_write reg $CTRL_EXT "${S_DOWN[@]}" "${S_UNBIND[@]}"; then
+		note "down..unbind: last CTRL_EXT write $LAST"
+		(( (LAST & DRV_LOAD) == 0 )) || rc=1
+	else
+		note "no CTRL_EXT write at down or unbind"
+		rc=1
+	fi
+	return $rc
+}
+
+# mdio_owned: from the bind on, every MDIC access (a write to MDIC) comes
+# while EXTCNF_CTRL was last written with MDIO_SW set, the last EXTCNF_CTRL
+# write clears it, and there is at least one access
+mdio_owned()
+{
+	local all=("${S_BIND[@]}" "${S_AN[@]}" "${S_DOWN[@]}" "${S_UNBIND[@]}")
+	local own=0 cnt=0 bad=0 i o v first=
+
+	for i in "${!all[@]}"; do
+		[ "${all[i]%% *}" = reg ] || continue
+		o=${all[i]#* }
+		v=${o#* }
+		o=${o%% *}
+		if [ $((o)) -eq $((EXTCNF_CTRL)) ]; then
+			own=$(( (v & MDIO_SW) != 0 ))
+		elif [ $((o)) -eq $((MDIC)) ]; then
+			cnt=$((cnt + 1))
+			[ $own = 1 ] && continue
+			bad=$((bad + 1))
+			# the access and what the model made of it
+			[ -n "$first" ] || first="${all[i]}; ${all[i + 1]:-}"
+		fi
+	done
+	note "$cnt MDIC accesses from the bind on, $bad outside MDIO ownership" \
+	     "${first:+(the first: $first)}"
+	[ $own = 0 ] || note "MDIO ownership still held at the end"
+	[ $cnt -gt 0 ] && [ $bad = 0 ] && [ $own = 0 ]
+}
+
+# phy_powered_down: with WoL off, ip link set down writes BMCR, and its last
+# write has PDOWN set
+phy_powered_down()
+{
+	if [ "$WOL" != d ] && [ "$WOL" != none ]; then
+		note "WoL is $WOL, not off"
+		return 1
+	fi
+	if ! last_write phy_w $BMCR "${S_DOWN[@]}"; then
+		note "no BMCR write at ip link set down"
+		return 1
+	fi
+	note "down: last BMCR write $LAST (Wake-on: $WOL)"
+	(( LAST & PDOWN ))
+}
+
+prepare || ktap_exit_fail_msg "cannot put NIC $NIC on e1000e with the other NICs down"
+window || ktap_exit_fail_msg "the traced bind, up, ethtool -r, down, unbind of NIC $NIC failed"
+segment S_BIND "$M_BIND" "$M_UP"
+segment S_AN "$M_UP" "$M_AN"
+segment S_DOWN "$M_AN" "$M_DOWN"
+segment S_UNBIND "$M_DOWN" "$REG_TRACE_TO"
+note "$DRIVER on NIC $NIC: qemu-trace.log bytes $REG_TRACE_FROM..$REG_TRACE_TO;" \
+	"records: ${#S_BIND[@]} bind..up, ${#S_AN[@]} up, ${#S_DOWN[@]} down," \
+	"${#S_UNBIND[@]} unbind"
+
+ktap_test_result "$DRIVER: the PHY is powered up after the bind (BMCR PDOWN clear)" \
+	phy_powered_up
+ktap_test_result "$DRIVER: CTRL_EXT.DRV_LOAD set while up, clear after down and unbind" \
+	drv_load
+ktap_test_result "$DRIVER: every MDIC access inside EXTCNF_CTRL MDIO ownership" \
+	mdio_owned
+ktap_test_result "$DRIVER: ip link set down powers the PHY down (BMCR PDOWN set, WoL off)" \
+	phy_powered_down
+ktap_finished
