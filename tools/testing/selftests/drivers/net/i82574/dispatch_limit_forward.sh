@@ -273,26 +273,36 @@ change_while_forwarding()
 	[ $rc -eq 0 ] && fwd_check "changing" "$before" $((FWD_COUNT * 2))
 }
 
-# qstats_sum: nic2's tx-doorbells and tx-doorbell-flushes summed over its
-# TX queues, as ynl reads them from netdev-genl (printed as it shows them)
-qstats_sum()
+# ynl_qstats [SCOPE]: nic2's qstats as ynl reads them from netdev-genl,
+# JSON: the device's totals (queues and base), or per queue with "queue"
+ynl_qstats()
 {
-	local out ifi
+	local ifi req
 
 	ifi=$(rtr cat "/sys/class/net/$IF2/ifindex") || return 1
-	out=$(rtr python3 "$KSRC/tools/net/ynl/cli.py" --no-schema \
+	req="{\"ifindex\": $ifi${1:+, \"scope\": \"$1\"}}"
+	rtr python3 "$KSRC/tools/net/ynl/cli.py" --no-schema \
 		--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" \
-		--dump qstats-get --output-json \
-		--json "{\"ifindex\": $ifi, \"scope\": \"queue\"}") || return 1
+		--dump qstats-get --output-json --json "$req"
+}
+
+# qstats_sum: nic2's tx-doorbells and tx-doorbell-flushes, device totals
+# (what ethtool -S counts, queues hidden by earlier tests' ethtool -L or
+# ring changes included); prints the per-queue rows as diagnostics
+qstats_sum()
+{
+	local q d
+
+	q=$(ynl_qstats queue) && d=$(ynl_qstats) || return 1
 	python3 -c '
 import json, sys
-rows = [r for r in json.load(sys.stdin) if r["queue-type"] == "tx"]
-for r in rows:
-    print("#   tx-%d: tx-packets %d tx-doorbells %d tx-doorbell-flushes %d" %
-          (r["queue-id"], r["tx-packets"], r["tx-doorbells"],
-           r["tx-doorbell-flushes"]), file=sys.stderr)
-print(sum(r["tx-doorbells"] for r in rows),
-      sum(r["tx-doorbell-flushes"] for r in rows))' <<< "$out"
+for r in json.loads(sys.argv[1]):
+    if r["queue-type"] == "tx":
+        print("#   tx-%d: tx-packets %d tx-doorbells %d tx-doorbell-flushes %d" %
+              (r["queue-id"], r["tx-packets"], r["tx-doorbells"],
+               r["tx-doorbell-flushes"]), file=sys.stderr)
+d = json.loads(sys.argv[2])[0]
+print(d["tx-doorbells"], d["tx-doorbell-flushes"])' "$q" "$d"
 }
 
 # qstats_match: with nic2 idle, netdev-genl's qstats (what an operator

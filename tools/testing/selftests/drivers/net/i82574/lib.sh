@@ -482,13 +482,15 @@ reg_trace_lines()
 # BM_PHY_REG(). Lines may carry -msg timestamp=on's "TID@SECONDS:" prefix.
 reg_trace_parse()
 {
-	local l p='^([0-9]+@[0-9.]+:)?'
-	local w="${p}e1000e_core_write Write to register 0x([0-9a-f]+), [0-9]+ byte\\(s\\), value: 0x([0-9a-f]+)\$"
-	local m="${p}e1000e_core_mdic_(w|r)(rite|ead) MDIC [A-Z]+: PHY\\[([0-9]+)\\]\\[([0-9]+)\\] = 0x([0-9a-f]+)\$"
+	local l p='^([0-9]+@[0-9.]+:)?' x='0x([0-9a-f]+)'
+	local w="${p}e1000e_core_write Write to register $x, [0-9]+ byte\\(s\\), value: $x\$"
+	local m="${p}e1000e_core_mdic_(w|r)(rite|ead) MDIC [A-Z]+: "
 
+	m+="PHY\\[([0-9]+)\\]\\[([0-9]+)\\] = $x\$"
 	while IFS= read -r l; do
 		if [[ $l =~ $w ]]; then
-			printf 'reg 0x%x 0x%x\n' $((16#${BASH_REMATCH[2]})) $((16#${BASH_REMATCH[3]}))
+			printf 'reg 0x%x 0x%x\n' $((16#${BASH_REMATCH[2]})) \
+				$((16#${BASH_REMATCH[3]}))
 		elif [[ $l =~ $m ]]; then
 			printf 'phy_%s 0x%x 0x%x\n' "${BASH_REMATCH[2]}" \
 				$((BASH_REMATCH[4] << 5 | BASH_REMATCH[5])) \
