@@ -88,8 +88,8 @@ steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-no
 # over its budget is a warning, not a failure.
 declare -A BUDGET=([deps]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
-	[splat-detector]=60 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1100
-	[vm-debug-2]=1000 [vm-debug-smp]=760)
+	[splat-detector]=60 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1250
+	[vm-debug-2]=1000 [vm-debug-smp]=1260)
 # (cold, the debug kernel builds beside the perf boot)
 declare -A FRESH_BUDGET=([deps]=180 [kernel-perf]=960 [kernel-debug]=1500 [distro]=480)
 # fresh: the ccache holds fewer results than one kernel build makes
