@@ -108,20 +108,14 @@ qdisc_drops()
 # processes: each start costs 0.4-0.7 s on the debug kernel under TCG)
 counters()
 {
-	local k v dbs=0 fls=0 sys
+	local sys
 
-	while read -r k v; do
-		case $k in
-		tx_doorbells:)		dbs=$v ;;
-		tx_flush_doorbells:)	fls=$v ;;
-		esac
-	done <<< "$(rtr ethtool -S "$IF2")"
 	sys=$(rtr cat "/sys/class/net/$IF2/statistics/tx_dropped" \
 		      "/sys/class/net/$IF2/statistics/tx_packets") || return 1
 	# shellcheck disable=SC2086 # two lines into two words
 	echo "$(snmp "$SINK_NS" Ip InAddrErrors)" \
 	     "$(snmp "$RTR_NS" Ip ForwDatagrams)" \
-	     "$(qdisc_drops)" $sys "$dbs" "$fls" \
+	     "$(qdisc_drops)" $sys "$(doorbell_counts "$IF2" "$RTR_NS")" \
 	     "$(rtr cat "/sys/class/net/$IF1/statistics/rx_packets")"
 }
 

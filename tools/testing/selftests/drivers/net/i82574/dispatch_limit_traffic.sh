@@ -235,15 +235,7 @@ use_qdisc()
 # (the doorbells the core's ndo_xmit_flush() rang)
 tx_counts()
 {
-	local k v dbs=0 fls=0
-
-	while read -r k v; do
-		case $k in
-		tx_doorbells:)		dbs=$v ;;
-		tx_flush_doorbells:)	fls=$v ;;
-		esac
-	done <<< "$(ethtool -S "$IF_A")"
-	echo "$(< "/sys/class/net/$IF_A/statistics/tx_packets") $dbs $fls"
+	echo "$(< "/sys/class/net/$IF_A/statistics/tx_packets") $(doorbell_counts "$IF_A")"
 }
 
 # doorbells_ok WHAT HOW SENT BEFORE LIMIT: the doorbells for SENT test

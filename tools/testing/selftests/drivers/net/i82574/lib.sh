@@ -276,6 +276,23 @@ cycle_limits()
 	return $rc
 }
 
+# doorbell_counts IF [NETNS]: "DOORBELLS FLUSHES", the tx_doorbells and
+# tx_flush_doorbells (rung by the core's ndo_xmit_flush()) of ethtool -S
+doorbell_counts()
+{
+	local k v dbs=0 fls=0 ns=()
+
+	[ -n "${2:-}" ] && ns=(ip netns exec "$2")
+
+	while read -r k v; do
+		case $k in
+		tx_doorbells:)		dbs=$v ;;
+		tx_flush_doorbells:)	fls=$v ;;
+		esac
+	done <<< "$("${ns[@]}" ethtool -S "$1")"
+	echo "$dbs $fls"
+}
+
 # running PID: process PID has not ended
 running()
 {
