@@ -57,6 +57,14 @@ def _write(path, val):
         f.write(val)
 
 
+def pg_write(path, line):
+    """One pktgen command. pktgen's parser reads a value up to the next
+    blank, quote or newline, past the end of the write if there is none
+    (seen: "dst 198.51.100.77" written bare became dst 198.127.231.73),
+    so every command ends in a newline."""
+    _write(path, line + "\n")
+
+
 def _read(path):
     # pktgen's files hold some bytes that are not text
     with open(path, errors="replace") as f:
@@ -192,6 +200,13 @@ def _pin(ns):
     return _PINS[ns].pid
 
 
+def _unpin(ns):
+    p = _PINS.pop(ns, None)
+    if p:
+        p.stdin.close()
+        p.wait()
+
+
 def remote_where(cfg):
     """Where the remote end's files are: a netns name, or the Remote."""
     if cfg._netns:
@@ -214,10 +229,15 @@ def read_in(where, path):
     return _read(f"/proc/{pid}/root{path}")
 
 
-def snmp_addr_errors(where=None):
+def snmp_ip(where, key):
+    """The Ip: counter key of /proc/net/snmp in where (see read_in)."""
     text = read_in(where, "/proc/net/snmp")
     ip_lines = [l.split() for l in text.splitlines() if l.startswith("Ip:")]
-    return int(ip_lines[1][ip_lines[0].index("InAddrErrors")])
+    return int(ip_lines[1][ip_lines[0].index(key)])
+
+
+def snmp_addr_errors(where=None):
+    return snmp_ip(where, "InAddrErrors")
 
 
 def remote_mac(cfg):
@@ -298,7 +318,7 @@ def pg_clear():
     for t in os.listdir(PG):
         if not t.startswith("kpktgend_"):
             continue
-        _write(f"{PG}/{t}", "rem_device_all")
+        pg_write(f"{PG}/{t}", "rem_device_all")
         for _ in range(300):
             if not re.search(r"^(Running|Stopped): +\S", _read(f"{PG}/{t}"), re.M):
                 break
@@ -308,18 +328,19 @@ def pg_clear():
 
 
 class Pktgen:
-    def __init__(self, cfg, count, burst=1, mode="start_xmit", queue=0):
+    def __init__(self, cfg, count, burst=1, mode="start_xmit", queue=0,
+                 dst=None):
         if not os.path.exists(PG):
             raise KsftSkipEx("no pktgen")
         pg_clear()
         defer(pg_clear)
         self.dev = cfg.ifname
-        _write(f"{PG}/kpktgend_0", f"add_device {self.dev}")
+        pg_write(f"{PG}/kpktgend_0", f"add_device {self.dev}")
         for c in (f"count {count}", "pkt_size 60", "delay 0",
-                  f"xmit_mode {mode}", f"burst {burst}", f"dst {dst_ip(cfg)}",
+                  f"xmit_mode {mode}", f"burst {burst}", f"dst {dst or dst_ip(cfg)}",
                   f"dst_mac {remote_mac(cfg)}",
                   f"queue_map_min {queue}", f"queue_map_max {queue}"):
-            _write(f"{PG}/{self.dev}", c)
+            pg_write(f"{PG}/{self.dev}", c)
         self.thread = None
 
     def start(self):
@@ -510,7 +531,7 @@ def test_limit_changes_under_load(cfg):
         flips += 1
         during += bool(re.search(r"^Running: +\S", _read(f"{PG}/kpktgend_0"), re.M))
         time.sleep(0.05)
-    _write(f"{PG}/pgctrl", "stop\n")
+    pg_write(f"{PG}/pgctrl", "stop")
     set_limits(cfg, 0)
     sent = pg.wait()
     ksft_pr(f"{flips} limit changes, {during} of them while pktgen ran")
@@ -672,15 +693,102 @@ def test_netpoll(cfg):
     ksft_eq(int(rx.stdout.strip() or 0), n, "netconsole lines received")
 
 
+def nsim_link(a, ns_a, b, ns_b):
+    """Join the first ports of netdevsim devices a (in NetNS ns_a, or here
+    for None) and b (in ns_b) as peers."""
+    def nsfile(ns):
+        return f"/var/run/netns/{ns.name}" if ns else "/proc/self/ns/net"
+    with open(nsfile(ns_a)) as fa, open(nsfile(ns_b)) as fb:
+        NetdevSimDev.ctrl_write("link_device",
+                                f"{fa.fileno()}:{a.nsims[0].ifindex} "
+                                f"{fb.fileno()}:{b.nsims[0].ifindex}")
+
+
+def nsim_tx_dropped(ns, dev):
+    return int(read_in(ns, f"/sys/class/net/{dev}/statistics/tx_dropped"))
+
+
+# TEST-NET-2: the far side of the router in test_forwarding
+FWD_NET = "198.51.100"
+
+
+def forwarding_setup(cfg):
+    """A second netdevsim pair: port "out" in the other end's namespace,
+    which routes onto it, and its peer in a third namespace, the sink.
+    Returns (out, sink NetNS, sink's netdevsim)."""
+    rns, sink = cfg._netns, NetNS()
+    out, end = NetdevSimDev(queue_count=2, ns=rns), NetdevSimDev(ns=sink)
+    defer(sink.__del__)
+    defer(_unpin, sink.name)
+    defer(end.remove)
+    defer(out.remove)
+    nsim_link(out, rns, end, sink)
+    rdev, sdev = out.nsims[0].ifname, end.nsims[0].ifname
+    # nothing but the forwarded frames leaves the router's egress (no IPv6
+    # ND or MLD, a static neighbour), so no packet of the stack's own can
+    # ring for a doorbell the NAPI scope failed to ring
+    cmd(f"sysctl -qw net.ipv6.conf.{rdev}.disable_ipv6=1", ns=rns)
+    ip(f"addr add dev {rdev} {FWD_NET}.1/24", ns=rns)
+    ip(f"link set dev {rdev} up", ns=rns)
+    ip(f"addr add dev {sdev} {FWD_NET}.2/24", ns=sink)
+    ip(f"link set dev {sdev} up", ns=sink)
+    # nobody owns .77: the sink counts each frame in InAddrErrors
+    ip(f"neigh add {FWD_NET}.77 lladdr {end.nsims[0].dev['address']} "
+       f"dev {rdev} nud permanent", ns=rns)
+    cmd("sysctl -qw net.ipv4.ip_forward=1", ns=rns)
+    defer(cmd, "sysctl -qw net.ipv4.ip_forward=0", ns=rns)
+    lims = f"/sys/class/net/{rdev}/queues/tx-*/dispatch_limit"
+    cmd(f"sh -c 'for f in {lims}; do echo 64 > $f; done'", ns=rns)
+    return out, sink
+
+
+def test_forwarding(cfg):
+    """pktgen here -> the other end, which routes onto a second netdevsim
+    pair -> a sink namespace. The router transmits from its RX NAPI poll
+    with limit 64 on its egress, so the core's NAPI scope defers those
+    doorbells and must ring them when the poll ends: the router forwards
+    every frame sent, the sink gets every frame forwarded (less what a full
+    peer queue dropped, counted), the router's egress ends with nothing
+    pending and its core flushes rang."""
+    require_nsim(cfg)
+    cfg.require_v4()
+    if not cfg._ns_peer:
+        raise KsftSkipEx("routes in the other end: netdevsim only")
+    out, sink = forwarding_setup(cfg)
+    rns = cfg._netns.name
+    rdev, oport = out.nsims[0].ifname, out.nsims[0].dfs_dir
+    fwd0, got0 = snmp_ip(rns, "ForwDatagrams"), snmp_ip(sink.name, "InAddrErrors")
+    drop0 = tx_dropped(cfg)
+    odrop0, c0 = nsim_tx_dropped(rns, rdev), dispatch(oport)
+    sent = Pktgen(cfg, COUNT, 16, dst=f"{FWD_NET}.77").run()
+    ksft_true(COUNT <= sent < COUNT + 16, f"pktgen sent {sent} of {COUNT}")
+    want = sent - (tx_dropped(cfg) - drop0)
+    for _ in range(100):
+        if snmp_ip(rns, "ForwDatagrams") - fwd0 >= want:
+            break
+        time.sleep(0.1)
+    settled(cfg, oport)
+    fwd = snmp_ip(rns, "ForwDatagrams") - fwd0
+    odrop = nsim_tx_dropped(rns, rdev) - odrop0
+    got = snmp_ip(sink.name, "InAddrErrors") - got0
+    d = {k: sum(q[k] - c0[n][k] for n, q in dispatch(oport).items())
+         for k in ("posted", "doorbells", "flushes")}
+    ksft_pr(f"sent {sent}, forwarded {fwd}, dropped at the router's egress "
+            f"{odrop}, sink got {got}; router egress {d}")
+    ksft_eq(fwd, want, "the router forwarded every frame that reached it")
+    ksft_eq(got, fwd - odrop, "the sink got every frame forwarded")
+    ksft_true(odrop * 10 <= fwd, f"{odrop} of {fwd} dropped")
+    ksft_ge(d["posted"], fwd, f"router egress posted: {d}")
+    ksft_true(d["flushes"] > 0, f"the NAPI scope deferred and flushed: {d}")
+    ksft_true(d["doorbells"] < d["posted"], f"frames shared doorbells: {d}")
+
+
 def test_remove_under_load(cfg):
     """A netdevsim pair removed while pktgen sends with limit 64."""
     require_nsim(cfg)
     ns = NetNS()
     a, b = NetdevSimDev(queue_count=2), NetdevSimDev(ns=ns)
-    with open("/proc/self/ns/net") as f0, open(f"/var/run/netns/{ns.name}") as f1:
-        NetdevSimDev.ctrl_write("link_device",
-                                f"{f0.fileno()}:{a.nsims[0].ifindex} "
-                                f"{f1.fileno()}:{b.nsims[0].ifindex}")
+    nsim_link(a, None, b, ns)
     dev = a.nsims[0].ifname
     ip(f"link set dev {dev} up")
     ip(f"link set dev {b.nsims[0].ifname} up", ns=ns)
@@ -689,11 +797,11 @@ def test_remove_under_load(cfg):
             _write(f"/sys/class/net/{dev}/queues/{f}/dispatch_limit", "64")
     pg_clear()
     defer(pg_clear)
-    _write(f"{PG}/kpktgend_0", f"add_device {dev}")
+    pg_write(f"{PG}/kpktgend_0", f"add_device {dev}")
     for c in ("count 0", "pkt_size 60", "delay 0", "burst 16",
               f"dst {dst_ip(cfg)}",
               f"dst_mac {b.nsims[0].dev['address']}"):
-        _write(f"{PG}/{dev}", c)
+        pg_write(f"{PG}/{dev}", c)
     th = threading.Thread(target=_write, args=(f"{PG}/pgctrl", "start\n"))
     th.start()
     time.sleep(1)
