@@ -278,20 +278,93 @@ case_ppfail()
 
 # --- TX DMA mapping failure ---------------------------------------------------
 
+# pktgen_state: what pktgen, the thread and NIC A's TX queues look like, in
+# one line (for a run that did not end)
+pktgen_state()
+{
+	local f l out=
+
+	for f in "$PG/$IF_A" "$PG"/kpktgend_*; do
+		[ -e "$f" ] || continue
+		while IFS= read -r l; do
+			[[ $l =~ (Result|pkts-sofar|Running|Stopped) ]] &&
+				out+="${f##*/}: ${l## } | "
+		done < "$f"
+	done
+	for f in /sys/class/net/"$IF_A"/queues/tx-*/byte_queue_limits; do
+		rd "$f/inflight" && out+="${f%/byte*}: inflight $RD "
+		rd "$f/limit" && out+="limit $RD | "
+	done
+	rd "/sys/class/net/$IF_A/carrier" && out+="carrier $RD | "
+	for l in tx_busy tx_stopped tx_timeouts resets; do
+		out+="$l $(ethstat "$IF_A" "" $l) "
+	done
+	echo "${out//\/sys\/class\/net\//}"
+}
+
+# pktgen_setup MAC COUNT BURST [QUEUE]: NIC A alone on kpktgend_0, set up
+# for a run of COUNT frames (0: until stopped) on TX queue QUEUE (0). Why
+# a step failed goes to $TMPD/pktgen-why.
+pktgen_setup()
+{
+	local mac=$1 count=$2 burst=$3 q=${4:-0} c why=$TMPD/pktgen-why
+
+	pktgen_clear || { echo "clear: $(pktgen_state)" > "$why"; return 1; }
+	echo "add_device $IF_A" > $PG/kpktgend_0 ||
+		{ echo "add_device: $(pktgen_state)" > "$why"; return 1; }
+	for c in "count $count" "pkt_size 60" "delay 0" "burst $burst" \
+		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit" \
+		 "queue_map_min $q" "queue_map_max $q"; do
+		echo "$c" > "$PG/$IF_A" || { echo "$c failed" > "$why"; return 1; }
+	done
+}
+
+pktgen_sofar() { sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A"; }
+
 # pktgen_run MAC COUNT BURST: prints how many frames pktgen sent, once the
 # run has ended (pktgen_go)
 pktgen_run()
 {
-	local mac=$1 count=$2 burst=$3 c
+	pktgen_setup "$@" || return 1
+	pktgen_go "$IF_A" ||
+		{ echo "run did not end: $(pktgen_state)" > "$TMPD/pktgen-why"; return 1; }
+	pktgen_sofar
+	pktgen_clear
+}
 
-	pktgen_clear || return 1
-	echo "add_device $IF_A" > $PG/kpktgend_0 || return 1
-	for c in "count $count" "pkt_size 60" "delay 0" "burst $burst" \
-		 "dst $PKTGEN_DST" "dst_mac $mac" "xmit_mode start_xmit"; do
-		echo "$c" > "$PG/$IF_A" || return 1
-	done
-	pktgen_go "$IF_A" || return 1
-	sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "$PG/$IF_A"
+# pktgen_busy: NIC A's pktgen run has started
+pktgen_busy()
+{
+	local l
+
+	while IFS= read -r l; do
+		[[ $l == Running:* && "$l " == *" $IF_A "* ]] && return 0
+	done < "$PG/kpktgend_0"
+	return 1
+}
+
+# pktgen_timed MAC SECS BURST QUEUE: pktgen sends for SECS seconds once its
+# run has started, however many frames the queue takes meanwhile (beside
+# iperf3 on the same ring, a fixed count took from 10 s to 390 s); prints
+# how many it sent
+pktgen_timed()
+{
+	local why=$TMPD/pktgen-why pid
+
+	pktgen_setup "$1" 0 "$3" "$4" || return 1
+	sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	pid=$!
+	if ! wait_for 600 pktgen_busy; then
+		echo "run did not start: $(pktgen_state)" > "$why"
+		kill "$pid"
+		return 1
+	fi
+	nap "$2"
+	echo stop > $PG/pgctrl
+	wait "$pid"
+	wait_for 300 pktgen_ran "$IF_A" ||
+		{ echo "run did not stop: $(pktgen_state)" > "$why"; return 1; }
+	pktgen_sofar
 	pktgen_clear
 }
 
@@ -349,7 +422,8 @@ case_txmap()
 	# each frame pktgen sent either failed its mapping or reached the peer
 	for b in 1 16 64; do
 		if ! r=$(txmap_burst "$mac" $b); then
-			msg "pktgen burst $b did not run"
+			msg "pktgen burst $b did not run:" \
+			    "$(cat "$TMPD/pktgen-why" 2>/dev/null)"
 			rc=1
 			break
 		fi
@@ -726,10 +800,13 @@ case_soak()
 	pid=$!
 	base=$(peer_ip_err)
 	end=$((SECONDS + SOAK_SECS))
+	# runs of 2 s, burst 1 and 16 on either TX queue in turn; each must
+	# get frames out
 	while [ $SECONDS -lt $end ]; do
-		if ! s=$(pktgen_run "$mac" 2000 $(((chunks % 2) ? 16 : 1))) ||
-		   [ -z "$s" ]; then
-			msg "pktgen run $chunks did not run"
+		if ! s=$(pktgen_timed "$mac" 2 $(((chunks % 2) ? 16 : 1)) \
+				      $(((chunks / 2) % 2))) || [ "${s:-0}" -eq 0 ]; then
+			msg "pktgen run $chunks sent ${s:-nothing}:" \
+			    "$(cat "$TMPD/pktgen-why" 2>/dev/null)"
 			rc=1
 			break
 		fi
