@@ -35,6 +35,8 @@ DEBUG1_TESTS=(
 )
 DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
+	# PCIe error recovery (AER through NIC 0's root port)
+	"$SEL/aer.sh"
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
 	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 	# the no-strand oracle on netdevsim, whole (95 s here)
@@ -63,6 +65,7 @@ PERF_TESTS=(
 	"$TOP/harness/guest/hostctl-test.sh"
 	# the driver's programming as silicon needs it, from QEMU's register trace
 	"$SEL/silicon.sh"
+	"$SEL/aer.sh"
 	"$SEL/dispatch_limit_abi.sh"
 	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
 	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"

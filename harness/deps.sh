@@ -9,7 +9,7 @@ PKGS=(build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod rsync
       xz-utils git python3 python3-yaml perl sparse coccinelle
       qemu-system-x86 iperf3 ethtool iproute2 iputils-ping procps
       gnuplot-nox linux-perf python3-ply python3-git ocaml-nox ocaml-findlib
-      socat udev)
+      socat udev pciutils)
 
 missing=()
 for p in "${PKGS[@]}"; do

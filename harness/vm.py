@@ -6,8 +6,12 @@ The guest uses the host's root filesystem read-only over virtio-9p (no
 image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
 read-write 9p share of the results folder at /run/results. NICs are
 `-device e1000e` wired in pairs on QEMU hubs (nic0+nic1 on hub 0, nic2+nic3
-on hub 1, ...). A QMP socket allows `set_link` and switching trace events;
-the guest reaches it through its second serial port (`harness/guest/hostctl`).
+on hub 1, ...), each NIC behind a PCIe root port of its own (rpN, bus N+1
+in the guest), as an add-in card sits, so that AER errors injected into a
+NIC reach the guest's AER driver through the port. A QMP socket allows
+`set_link`, switching trace events and injecting AER errors
+(`pcie_aer_inject_error`); the guest reaches it through its second serial
+port (`harness/guest/hostctl`).
 
 QEMU's trace events (the log backend, Debian's build) go to
 <results>/qemu-trace.log (-D), which the guest reads at
@@ -139,6 +143,31 @@ def qemu_cpu_ns(pid):
     return total
 
 
+AER_ERROR = re.compile(r"[A-Z][A-Z_]{1,31}")
+
+
+def aer_inject(qmp_path, words):
+    """aer nicN|rpN correctable|uncorrectable ERROR: inject an AER error
+    into a NIC or its root port (HMP pcie_aer_inject_error; ERROR is QEMU's
+    name of the status bit, e.g. RCVR or BAD_TLP correctable, UNSUP or
+    POISON_TLP uncorrectable). Whether an uncorrectable one is fatal is
+    what the device's severity register says for that bit (by default DLP,
+    SDN, FCP, RX_OVERFLOW and MALF_TLP are). QEMU 7.2's e1000e keeps its
+    error reporting enables (Device Control) at 0, so an error injected
+    into a NIC goes no further; one injected into its port reaches the
+    guest, whose recovery then runs for every device below the port."""
+    if (len(words) != 4 or not re.fullmatch(r"(nic|rp)[0-9]{1,2}", words[1]) or
+            words[2] not in ("correctable", "uncorrectable") or
+            not AER_ERROR.fullmatch(words[3])):
+        raise ValueError("want aer nicN|rpN correctable|uncorrectable ERROR")
+    line = "pcie_aer_inject_error %s%s %s" % (
+        "-c " if words[2] == "correctable" else "", words[1], words[3])
+    out = qmp_command(qmp_path, "human-monitor-command", {"command-line": line})
+    # the monitor prints "OK id: nic0 root bus: ..." once it injected
+    if not out.startswith("OK id: "):
+        raise ValueError(" ".join(out.split()) or "no reply from the monitor")
+
+
 def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
     """Serve requests the guest writes to ttyS1, one per line."""
     for _ in range(100):
@@ -165,6 +194,9 @@ def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
                 f.write("ok %d\n" % qemu_cpu_ns(pid))
             elif words[:1] == ["trace"]:
                 f.write("ok %d\n" % trace_set(qmp_path, trace_path, words))
+            elif words[:1] == ["aer"]:
+                aer_inject(qmp_path, words)
+                f.write("ok\n")
             else:
                 f.write("error: unknown request\n")
         except (OSError, RuntimeError, ValueError) as e:
@@ -222,8 +254,13 @@ def qemu_args(a, kernel, res, sockdir):
     for i in range(a.nics):
         hub = i // 2
         args += ["-netdev", "hubport,id=hp%d,hubid=%d" % (i, hub),
-                 "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,addr=0x%x,romfile="
-                 % (i, i, hub, i, 0x10 + i)]
+                 # a x1 2.5 GT/s link, as the 82574L's; at a faster one
+                 # Linux waits after a port reset for Data Link Layer Link
+                 # Active, which QEMU's root port does not report
+                 "-device", "pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,addr=0x%x,"
+                 "x-speed=2_5,x-width=1" % (i, i + 1, 0x10 + i),
+                 "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,bus=rp%d,romfile="
+                 % (i, i, hub, i, i)]
     return args
 
 

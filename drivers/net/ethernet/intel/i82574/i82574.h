@@ -194,4 +194,8 @@ static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);
 
+/* i82574_pci.c, i82574_err.c */
+int i82574_init_hw(struct i82574_dev *priv);
+extern const struct pci_error_handlers i82574_err_handler;
+
 #endif /* _I82574_H_ */

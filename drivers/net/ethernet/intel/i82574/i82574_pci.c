@@ -153,11 +153,17 @@ static void i82574_disable_aspm(struct pci_dev *pdev)
 	pci_disable_link_state(pdev, PCIE_LINK_STATE_L0S | PCIE_LINK_STATE_L1);
 }
 
-/* MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
+/**
+ * i82574_init_hw - bring the MAC and the PHY to their state after probe
+ * @priv: device
+ *
+ * MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
  * down, as the interface is (unless its link is needed, see
- * i82574_phy_power_down()). On failure DRV_LOAD may be left set.
+ * i82574_phy_power_down()). Also after a PCIe error's reset.
+ *
+ * Return: 0 or a negative errno; on failure DRV_LOAD may be left set.
  */
-static int i82574_init_hw(struct i82574_dev *priv)
+int i82574_init_hw(struct i82574_dev *priv)
 {
 	int err;
 
@@ -216,6 +222,8 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (err)
 		goto release_hw;
 	i82574_init_priv(priv);
+	/* for slot_reset after a PCIe error */
+	pci_save_state(pdev);
 	netif_set_real_num_queues(netdev, priv->cfg.num_qp, priv->cfg.num_qp);
 	netif_carrier_off(netdev);
 
@@ -287,6 +295,7 @@ static struct pci_driver i82574_driver = {
 	.probe		= i82574_probe,
 	.remove		= i82574_remove,
 	.shutdown	= i82574_shutdown,
+	.err_handler	= &i82574_err_handler,
 };
 
 static int __init i82574_init_module(void)

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers for the i82574 selftests. They expect a guest with e1000e-model
-# NICs wired in pairs on QEMU hubs (nic0+nic1, nic2+nic3, ...) at PCI slots
-# 0x10 + N, as tools/testing/selftests/drivers/net/i82574/README describes,
-# and the driver under test in $DRIVER (default: i82574).
+# NICs wired in pairs on QEMU hubs (nic0+nic1, nic2+nic3, ...), NIC N at
+# PCI 0000:0<N+1>:00.0 behind a root port of its own (harness/vm.py), and
+# the driver under test in $DRIVER (default: i82574).
 
 DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 . "$DIR/../../../kselftest/ktap_helpers.sh"
@@ -15,15 +15,17 @@ IP4_B=198.18.0.2
 IP6_A=2001:db8:1::1
 IP6_B=2001:db8:1::2
 
+# nic_bdf N: NIC N's PCI address (harness/vm.py puts NIC N behind root
+# port N, which the guest numbers bus N + 1)
 nic_bdf()
 {
-	printf '0000:00:%02x.0' $((0x10 + $1))
+	printf '0000:%02x:00.0' $(($1 + 1))
 }
 
 # nic_dev N: NIC N's PCI device directory in $NIC_DEV (no subshell)
 nic_dev()
 {
-	printf -v NIC_DEV '/sys/bus/pci/devices/0000:00:%02x.0' $((0x10 + $1))
+	printf -v NIC_DEV '/sys/bus/pci/devices/0000:%02x:00.0' $(($1 + 1))
 }
 
 # nic_ifname N: the interface name of NIC N in whatever namespace it lives
