@@ -41,6 +41,9 @@ DEBUG2_TESTS=(
 	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 	# the no-strand oracle on netdevsim, whole (95 s here)
 	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=900:$DRV/dispatch_limit.py"
+	# 636 s here beside other builds (ethtool, ping and trace parsing per
+	# step); the directory's 600 s is not enough
+	"TEST_TIMEOUT=1200:$SEL/link.sh"
 )
 DEBUG_SMP_TESTS=(
 	# dispatch_limit with the deferral on (64): every send path, exact
@@ -66,6 +69,8 @@ PERF_TESTS=(
 	# the driver's programming as silicon needs it, from QEMU's register trace
 	"$SEL/silicon.sh"
 	"$SEL/aer.sh"
+	# link settings and flow control, from the register trace and the link
+	"$SEL/link.sh"
 	"$SEL/dispatch_limit_abi.sh"
 	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
 	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"

@@ -25,6 +25,19 @@
 
 enum {
 	I82574_STATE_RESET_REQ,
+	I82574_STATE_LINK_CHANGE,	/* an LSC since the last link check */
+};
+
+/* What ethtool -s and -A asked for; applied at open, reset and link up */
+struct i82574_link_cfg {
+	/* speeds offered in autonegotiation (no Autoneg, TP or pause bits) */
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(advertising);
+	u32 speed;			/* forced speed, 10 or 100 */
+	u8 duplex;			/* forced duplex */
+	bool autoneg;
+	bool fc_autoneg;		/* resolve pause from both ends' ANAR */
+	bool fc_rx;
+	bool fc_tx;
 };
 
 /* MAC counters accumulated from the clear-on-read registers */
@@ -76,6 +89,12 @@ struct i82574_dev {
 	u32 phy_id;
 	bool mng_enabled;		/* NVM enables manageability firmware */
 	u8 phy_hang_count;		/* service work only */
+
+	/* link settings: written under RTNL and link_lock; link_lock also
+	 * serializes CTRL's link and flow control bits with the service work
+	 */
+	struct mutex link_lock;
+	struct i82574_link_cfg link;
 
 	struct delayed_work service_task;
 	unsigned long state;
@@ -138,7 +157,8 @@ void i82574_flush_descriptors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);
 void i82574_write_rss(struct i82574_dev *priv);
 void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
-void i82574_update_link(struct i82574_dev *priv);
+void i82574_update_link(struct i82574_dev *priv, bool recheck);
+void i82574_mac_config_link(struct i82574_dev *priv);
 void i82574_update_hw_stats(struct i82574_dev *priv);
 
 /* i82574_phy.c */
@@ -147,7 +167,14 @@ int i82574_phy_setup(struct i82574_dev *priv);
 int i82574_phy_start(struct i82574_dev *priv);
 void i82574_phy_power_down(struct i82574_dev *priv);
 int i82574_phy_restart_aneg(struct i82574_dev *priv);
+int i82574_phy_config_link(struct i82574_dev *priv);
+int i82574_phy_read_aneg(struct i82574_dev *priv, u16 *adv, u16 *lpa,
+			 u16 *stat1000);
 bool i82574_phy_hung(struct i82574_dev *priv);
+
+/* i82574_fc.c */
+void i82574_fc_configure(struct i82574_dev *priv);
+void i82574_fc_update(struct i82574_dev *priv);
 
 /* i82574_netdev.c */
 #define I82574_NUM_QSTATS \
@@ -193,6 +220,7 @@ static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
 
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);
+void i82574_link_defaults(struct i82574_dev *priv);
 
 /* i82574_pci.c, i82574_err.c */
 int i82574_init_hw(struct i82574_dev *priv);

@@ -12,6 +12,7 @@
 #define I82574_CTRL_GIO_MASTER_DISABLE	BIT(2)
 #define I82574_CTRL_ASDE		BIT(5)
 #define I82574_CTRL_SLU			BIT(6)
+#define I82574_CTRL_SPEED		GENMASK(9, 8)	/* STATUS_SPEED coding */
 #define I82574_CTRL_FRCSPD		BIT(11)
 #define I82574_CTRL_FRCDPX		BIT(12)
 #define I82574_CTRL_RST			BIT(26)
@@ -54,6 +55,24 @@ enum {
 
 #define I82574_MDIC_READY		BIT(28)
 #define I82574_MDIC_ERROR		BIT(30)
+
+/* Datasheet "Flow Control": the address and type of received PAUSE frames
+ * (FCAL/FCAH/FCT), the pause time sent in XOFF frames (FCTTV), the RX packet
+ * buffer levels that send XOFF and XON (FCRTH/FCRTL, 8-byte granularity) and
+ * the XOFF refresh timer (FCRTV). PBA splits the 40 KB packet buffer.
+ */
+#define I82574_FCAL			0x00028
+#define I82574_FCAH			0x0002C
+#define I82574_FCT			0x00030
+#define I82574_FCTTV			0x00170
+#define I82574_PBA			0x01000
+#define I82574_PBA_RXA			GENMASK(15, 0)	/* RX allocation, KB */
+#define I82574_FCRTL			0x02160
+#define I82574_FCRTL_RTL		GENMASK(15, 3)
+#define I82574_FCRTL_XONE		BIT(31)	/* send XON at the low mark */
+#define I82574_FCRTH			0x02168
+#define I82574_FCRTH_RTH		GENMASK(15, 3)
+#define I82574_FCRTV			0x05F40
 
 /* Hardware semaphore shared with the manageability firmware for MDIO/NVM */
 #define I82574_EXTCNF_CTRL		0x00F00
@@ -277,6 +296,7 @@ union i82574_rx_desc {
 #define I82574_PHY_PSCR			16	/* PHY specific control */
 #define I82574_PSCR_POLARITY_REVERSAL	BIT(1)
 #define I82574_PSCR_MDIX		GENMASK(6, 5)
+#define I82574_PSCR_MDIX_MDI		0	/* manual MDI */
 #define I82574_PSCR_MDIX_AUTO		3
 #define I82574_PSCR_DOWNSHIFT		BIT(11)
 #define I82574_PHY_RX_ERR_CNT		21

@@ -2,6 +2,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/linkmode.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 
@@ -47,43 +48,195 @@ static void i82574_get_regs(struct net_device *netdev,
 		buf[i] = rd32(priv, i82574_dump_regs[i]);
 }
 
-static const int i82574_link_modes[] = {
+/* The speeds this MAC and PHY offer: all but 1000BASE-T half duplex */
+static const int i82574_speed_modes[] = {
 	ETHTOOL_LINK_MODE_10baseT_Half_BIT,
 	ETHTOOL_LINK_MODE_10baseT_Full_BIT,
 	ETHTOOL_LINK_MODE_100baseT_Half_BIT,
 	ETHTOOL_LINK_MODE_100baseT_Full_BIT,
 	ETHTOOL_LINK_MODE_1000baseT_Full_BIT,
+};
+
+/* Supported modes that are no speed; ethtool -s ignores them in advertise */
+static const int i82574_other_modes[] = {
 	ETHTOOL_LINK_MODE_Autoneg_BIT,
 	ETHTOOL_LINK_MODE_TP_BIT,
+	ETHTOOL_LINK_MODE_Pause_BIT,
+	ETHTOOL_LINK_MODE_Asym_Pause_BIT,
 };
+
+/**
+ * i82574_link_defaults - autonegotiate every speed, pause both ways
+ * @priv: device, before its PHY is first set up
+ */
+void i82574_link_defaults(struct i82574_dev *priv)
+{
+	struct i82574_link_cfg *link = &priv->link;
+
+	linkmode_zero(link->advertising);
+	linkmode_set_bit_array(i82574_speed_modes,
+			       ARRAY_SIZE(i82574_speed_modes),
+			       link->advertising);
+	link->autoneg = true;
+	link->speed = SPEED_UNKNOWN;
+	link->duplex = DUPLEX_UNKNOWN;
+	link->fc_autoneg = true;
+	link->fc_rx = true;
+	link->fc_tx = true;
+}
+
+/* The partner's abilities, once it acknowledged our page */
+static void i82574_get_lp_modes(struct i82574_dev *priv, unsigned long *lp)
+{
+	u16 adv, lpa, stat1000;
+
+	if (i82574_phy_read_aneg(priv, &adv, &lpa, &stat1000) ||
+	    !(lpa & LPA_LPACK))
+		return;
+	mii_lpa_mod_linkmode_lpa_t(lp, lpa);
+	mii_stat1000_mod_linkmode_lpa_t(lp, stat1000);
+}
+
+/* The request: speeds offered (also kept while forced), and pause as
+ * IEEE 802.3 Annex 28B encodes rx and tx in PAUSE and ASM_DIR
+ */
+static void i82574_get_advertising(const struct i82574_link_cfg *link,
+				   unsigned long *adv)
+{
+	linkmode_copy(adv, link->advertising);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, adv);
+	linkmode_mod_bit(ETHTOOL_LINK_MODE_Autoneg_BIT, adv, link->autoneg);
+	linkmode_mod_bit(ETHTOOL_LINK_MODE_Pause_BIT, adv, link->fc_rx);
+	linkmode_mod_bit(ETHTOOL_LINK_MODE_Asym_Pause_BIT, adv,
+			 link->fc_rx != link->fc_tx);
+}
 
 static int i82574_get_link_ksettings(struct net_device *netdev,
 				     struct ethtool_link_ksettings *ks)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
 	u32 status = rd32(priv, I82574_STATUS);
+	bool link = status & I82574_STATUS_LU;
 
 	ethtool_link_ksettings_zero_link_mode(ks, supported);
-	linkmode_set_bit_array(i82574_link_modes, ARRAY_SIZE(i82574_link_modes),
+	ethtool_link_ksettings_zero_link_mode(ks, lp_advertising);
+	linkmode_set_bit_array(i82574_speed_modes,
+			       ARRAY_SIZE(i82574_speed_modes),
 			       ks->link_modes.supported);
-	linkmode_copy(ks->link_modes.advertising, ks->link_modes.supported);
+	linkmode_set_bit_array(i82574_other_modes,
+			       ARRAY_SIZE(i82574_other_modes),
+			       ks->link_modes.supported);
+	i82574_get_advertising(&priv->link, ks->link_modes.advertising);
+	if (link && priv->link.autoneg)
+		i82574_get_lp_modes(priv, ks->link_modes.lp_advertising);
 	ks->base.port = PORT_TP;
 	ks->base.phy_address = I82574_PHY_ADDR;
-	ks->base.autoneg = AUTONEG_ENABLE;
-	if (status & I82574_STATUS_LU) {
-		ks->base.speed = i82574_link_speed(status);
-		ks->base.duplex = status & I82574_STATUS_FD ?
-				  DUPLEX_FULL : DUPLEX_HALF;
-	} else {
-		ks->base.speed = SPEED_UNKNOWN;
-		ks->base.duplex = DUPLEX_UNKNOWN;
-	}
+	ks->base.autoneg = priv->link.autoneg ? AUTONEG_ENABLE :
+						AUTONEG_DISABLE;
+	ks->base.speed = link ? i82574_link_speed(status) : SPEED_UNKNOWN;
+	ks->base.duplex = !link ? DUPLEX_UNKNOWN :
+			  status & I82574_STATUS_FD ? DUPLEX_FULL : DUPLEX_HALF;
 	return 0;
+}
+
+/* Autonegotiation offers a non-empty set of supported speeds; a forced
+ * link is 10 or 100 Mb/s (802.3 forbids forcing 1000BASE-T), half or full
+ */
+static int i82574_check_ksettings(const struct ethtool_link_ksettings *ks,
+				  unsigned long *speeds)
+{
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(mask) = {};
+
+	if (ks->base.port != PORT_TP)
+		return -EOPNOTSUPP;
+	if (ks->base.autoneg == AUTONEG_DISABLE)
+		return (ks->base.speed == SPEED_10 ||
+			ks->base.speed == SPEED_100) &&
+		       (ks->base.duplex == DUPLEX_HALF ||
+			ks->base.duplex == DUPLEX_FULL) ? 0 : -EINVAL;
+	if (ks->base.autoneg != AUTONEG_ENABLE)
+		return -EINVAL;
+	linkmode_set_bit_array(i82574_other_modes,
+			       ARRAY_SIZE(i82574_other_modes), mask);
+	linkmode_andnot(speeds, ks->link_modes.advertising, mask);
+	linkmode_zero(mask);
+	linkmode_set_bit_array(i82574_speed_modes,
+			       ARRAY_SIZE(i82574_speed_modes), mask);
+	if (linkmode_empty(speeds) || !linkmode_subset(speeds, mask))
+		return -EINVAL;
+	return 0;
+}
+
+/* Program a running device for priv->link: the PHY if @phy, the MAC, then
+ * pause (a forced link may stay up through the change, with no link event
+ * to follow)
+ */
+static int i82574_apply_link(struct i82574_dev *priv, bool phy)
+{
+	int err;
+
+	if (!netif_running(priv->netdev))
+		return 0;
+	err = phy ? i82574_phy_config_link(priv) : 0;
+	if (err)
+		return err;
+	i82574_mac_config_link(priv);
+	i82574_fc_update(priv);
+	return 0;
+}
+
+/* Make @link the settings and apply them; on failure the old ones come
+ * back, as far as the PHY takes them
+ */
+static int i82574_set_link_cfg(struct i82574_dev *priv,
+			       const struct i82574_link_cfg *link, bool phy)
+{
+	struct i82574_link_cfg old = priv->link;
+	int err;
+
+	mutex_lock(&priv->link_lock);
+	priv->link = *link;
+	mutex_unlock(&priv->link_lock);
+	err = i82574_apply_link(priv, phy);
+	if (!err)
+		return 0;
+	netdev_err(priv->netdev, "link settings not applied: %pe\n",
+		   ERR_PTR(err));
+	mutex_lock(&priv->link_lock);
+	priv->link = old;
+	mutex_unlock(&priv->link_lock);
+	i82574_apply_link(priv, phy);
+	return err;
+}
+
+static int i82574_set_link_ksettings(struct net_device *netdev,
+				     const struct ethtool_link_ksettings *ks)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_link_cfg link = priv->link;
+	__ETHTOOL_DECLARE_LINK_MODE_MASK(speeds) = {};
+	int err;
+
+	err = i82574_check_ksettings(ks, speeds);
+	if (err)
+		return err;
+	link.autoneg = ks->base.autoneg == AUTONEG_ENABLE;
+	if (link.autoneg) {
+		linkmode_copy(link.advertising, speeds);
+	} else {
+		link.speed = ks->base.speed;
+		link.duplex = ks->base.duplex;
+	}
+	return i82574_set_link_cfg(priv, &link, true);
 }
 
 static int i82574_nway_reset(struct net_device *netdev)
 {
-	return i82574_phy_restart_aneg(netdev_priv(netdev));
+	struct i82574_dev *priv = netdev_priv(netdev);
+
+	if (!priv->link.autoneg)
+		return -EINVAL;
+	return i82574_phy_restart_aneg(priv);
 }
 
 static void i82574_get_ringparam(struct net_device *netdev,
@@ -300,14 +453,36 @@ static void i82574_get_rmon_stats(struct net_device *netdev,
 	*ranges = i82574_rmon_ranges;
 }
 
+/* The request, as set; what the link resolved to is in the debug log */
 static void i82574_get_pauseparam(struct net_device *netdev,
 				  struct ethtool_pauseparam *pause)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
-	u32 ctrl = rd32(priv, I82574_CTRL);
 
-	pause->rx_pause = !!(ctrl & I82574_CTRL_RFCE);
-	pause->tx_pause = !!(ctrl & I82574_CTRL_TFCE);
+	pause->autoneg = priv->link.fc_autoneg;
+	pause->rx_pause = priv->link.fc_rx;
+	pause->tx_pause = priv->link.fc_tx;
+}
+
+/* Every combination is valid. With link autonegotiation, a new rx/tx
+ * request is advertised and renegotiated (pause autonegotiation off or
+ * not); a forced link takes it at the next autonegotiation. Without pause
+ * or link autonegotiation, CTRL takes the request as it is.
+ */
+static int i82574_set_pauseparam(struct net_device *netdev,
+				 struct ethtool_pauseparam *pause)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	struct i82574_link_cfg link = priv->link;
+
+	bool readvertise;
+
+	link.fc_autoneg = pause->autoneg;
+	link.fc_rx = pause->rx_pause;
+	link.fc_tx = pause->tx_pause;
+	readvertise = link.autoneg && (link.fc_rx != priv->link.fc_rx ||
+				       link.fc_tx != priv->link.fc_tx);
+	return i82574_set_link_cfg(priv, &link, readvertise);
 }
 
 static void i82574_get_pause_stats(struct net_device *netdev,
@@ -381,6 +556,7 @@ static const struct ethtool_ops i82574_ethtool_ops = {
 	.get_regs		= i82574_get_regs,
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= i82574_get_link_ksettings,
+	.set_link_ksettings	= i82574_set_link_ksettings,
 	.nway_reset		= i82574_nway_reset,
 	.get_ringparam		= i82574_get_ringparam,
 	.set_ringparam		= i82574_set_ringparam,
@@ -396,6 +572,7 @@ static const struct ethtool_ops i82574_ethtool_ops = {
 	.get_eth_mac_stats	= i82574_get_eth_mac_stats,
 	.get_rmon_stats		= i82574_get_rmon_stats,
 	.get_pauseparam		= i82574_get_pauseparam,
+	.set_pauseparam		= i82574_set_pauseparam,
 	.get_pause_stats	= i82574_get_pause_stats,
 	.get_sset_count		= i82574_get_sset_count,
 	.get_strings		= i82574_get_strings,

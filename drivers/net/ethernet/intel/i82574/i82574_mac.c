@@ -382,12 +382,49 @@ void i82574_write_rctl(struct i82574_dev *priv)
 	wr32(priv, I82574_RCTL, rctl);
 }
 
+/* CTRL for priv->link: with autonegotiation the MAC takes speed and
+ * duplex from the PHY; a forced link forces them in the MAC as well
+ * (FRCSPD/FRCDPX with SPEED and FD), speed detection off. SLU always.
+ */
+static void __i82574_mac_config_link(struct i82574_dev *priv)
+{
+	const struct i82574_link_cfg *link = &priv->link;
+	u32 set = I82574_CTRL_SLU;
+
+	lockdep_assert_held(&priv->link_lock);
+	if (link->autoneg) {
+		set |= I82574_CTRL_ASDE;
+	} else {
+		set |= I82574_CTRL_FRCSPD | I82574_CTRL_FRCDPX |
+		       FIELD_PREP(I82574_CTRL_SPEED, link->speed == SPEED_100 ?
+				  I82574_STATUS_SPEED_100 :
+				  I82574_STATUS_SPEED_10);
+		if (link->duplex == DUPLEX_FULL)
+			set |= I82574_CTRL_FD;
+	}
+	rmw32(priv, I82574_CTRL, I82574_CTRL_RST | I82574_CTRL_FRCSPD |
+	      I82574_CTRL_FRCDPX | I82574_CTRL_ASDE | I82574_CTRL_SPEED |
+	      I82574_CTRL_FD, set);
+}
+
+/**
+ * i82574_mac_config_link - program CTRL's speed and duplex for priv->link
+ * @priv: device
+ *
+ * Takes link_lock.
+ */
+void i82574_mac_config_link(struct i82574_dev *priv)
+{
+	mutex_lock(&priv->link_lock);
+	__i82574_mac_config_link(priv);
+	mutex_unlock(&priv->link_lock);
+}
+
 static void i82574_init_mac(struct i82574_dev *priv)
 {
 	unsigned int i;
 
-	rmw32(priv, I82574_CTRL, I82574_CTRL_RST | I82574_CTRL_FRCSPD |
-	      I82574_CTRL_FRCDPX, I82574_CTRL_SLU | I82574_CTRL_ASDE);
+	i82574_mac_config_link(priv);
 	rmw32(priv, I82574_CTRL_EXT,
 	      I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR,
 	      priv->msix ? I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR : 0);
@@ -514,13 +551,15 @@ static void i82574_init_irq(struct i82574_dev *priv)
  * i82574_configure_hw - program the MAC for the current rings and vectors
  * @priv: device, with priv->nv[] holding the rings to use
  *
- * MAC control, TX and RX rings, RSS and interrupt routing. Receive stays
+ * MAC control, flow control, TX and RX rings, RSS and interrupt routing;
+ * CTRL's pause bits wait for the link (i82574_fc_update()). Receive stays
  * off (RCTL.EN is written last, by i82574_write_rctl()) and interrupts
  * masked.
  */
 void i82574_configure_hw(struct i82574_dev *priv)
 {
 	i82574_init_mac(priv);
+	i82574_fc_configure(priv);
 	i82574_init_tx(priv);
 	i82574_init_rx(priv);
 	i82574_init_irq(priv);
@@ -541,26 +580,33 @@ void i82574_irq_enable_all(struct i82574_dev *priv)
 }
 
 /**
- * i82574_update_link - report STATUS.LU to the stack if it changed
+ * i82574_update_link - report STATUS.LU to the stack, set up pause at link up
  * @priv: device
+ * @recheck: the link may have been renegotiated even if it reads up as
+ *	before (an LSC came, or the MAC was just programmed)
+ *
+ * Sleeps.
  */
-void i82574_update_link(struct i82574_dev *priv)
+void i82574_update_link(struct i82574_dev *priv, bool recheck)
 {
 	struct net_device *netdev = priv->netdev;
 	u32 status = rd32(priv, I82574_STATUS);
 	bool link = status & I82574_STATUS_LU;
 
-	if (link == netif_carrier_ok(netdev))
-		return;
-	if (link) {
-		netdev_info(netdev, "link up, %u Mbps, %s duplex\n",
-			    i82574_link_speed(status),
-			    status & I82574_STATUS_FD ? "full" : "half");
-		netif_carrier_on(netdev);
-	} else {
-		netdev_info(netdev, "link down\n");
-		netif_carrier_off(netdev);
+	if (link != netif_carrier_ok(netdev)) {
+		recheck = true;
+		if (link) {
+			netdev_info(netdev, "link up, %u Mbps, %s duplex\n",
+				    i82574_link_speed(status),
+				    status & I82574_STATUS_FD ? "full" : "half");
+			netif_carrier_on(netdev);
+		} else {
+			netdev_info(netdev, "link down\n");
+			netif_carrier_off(netdev);
+		}
 	}
+	if (link && recheck)
+		i82574_fc_update(priv);
 }
 
 #define I82574_STAT(reg, field) \

@@ -236,7 +236,7 @@ void i82574_up(struct i82574_dev *priv)
 		napi_schedule(&priv->nv[v]->napi);
 	local_bh_enable();
 
-	i82574_update_link(priv);
+	i82574_update_link(priv, true);
 	netif_tx_start_all_queues(netdev);
 }
 
@@ -464,7 +464,9 @@ void i82574_service_task(struct work_struct *work)
 		i82574_reset(priv);
 	if (netif_running(priv->netdev)) {
 		i82574_flush_descriptors(priv);
-		i82574_update_link(priv);
+		i82574_update_link(priv,
+				   test_and_clear_bit(I82574_STATE_LINK_CHANGE,
+						      &priv->state));
 	}
 	i82574_update_hw_stats(priv);
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);

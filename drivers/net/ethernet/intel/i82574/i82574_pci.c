@@ -24,6 +24,15 @@ static irqreturn_t i82574_msix_queue(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* The service work checks the link (and its pause) after every LSC: a
+ * renegotiation may end with the link up as before
+ */
+static void i82574_link_event(struct i82574_dev *priv)
+{
+	set_bit(I82574_STATE_LINK_CHANGE, &priv->state);
+	mod_delayed_work(system_wq, &priv->service_task, 0);
+}
+
 static irqreturn_t i82574_msix_other(int irq, void *data)
 {
 	struct i82574_dev *priv = data;
@@ -33,7 +42,7 @@ static irqreturn_t i82574_msix_other(int irq, void *data)
 	wr32(priv, I82574_ICR, icr & (I82574_INT_OTHER | I82574_INT_LSC |
 				      I82574_INT_RXO));
 	if (icr & I82574_INT_LSC)
-		mod_delayed_work(system_wq, &priv->service_task, 0);
+		i82574_link_event(priv);
 	return IRQ_HANDLED;
 }
 
@@ -46,7 +55,7 @@ static irqreturn_t i82574_intr(int irq, void *data)
 	if (!icr)
 		return IRQ_NONE;
 	if (icr & I82574_INT_LSC)
-		mod_delayed_work(system_wq, &priv->service_task, 0);
+		i82574_link_event(priv);
 	nv = READ_ONCE(priv->nv[0]);
 	if (nv && (icr & (I82574_INT_RXT0 | I82574_INT_TXDW))) {
 		wr32(priv, I82574_IMC, I82574_INT_RXT0 | I82574_INT_TXDW);
@@ -209,6 +218,8 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	priv->netdev = netdev;
 	priv->pdev = pdev;
 	mutex_init(&priv->hw_sem_lock);
+	mutex_init(&priv->link_lock);
+	i82574_link_defaults(priv);
 	pci_set_drvdata(pdev, priv);
 	priv->hw = pci_ioremap_bar(pdev, 0);
 	if (!priv->hw)

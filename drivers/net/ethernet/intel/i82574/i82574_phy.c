@@ -206,18 +206,31 @@ static int i82574_phy_disable_power_saving(struct i82574_dev *priv)
 				 I82574_PHY_POWER_MGMT_SPD, 0);
 }
 
-/* Every speed but 1000/half. No pause: the driver programs no flow control. */
+/* The pause bits for the flow control request (IEEE 802.3 Annex 28B):
+ * PAUSE for both directions, PAUSE and ASM_DIR for receive only, ASM_DIR
+ * alone for transmit only.
+ */
+static u16 i82574_pause_adv(const struct i82574_link_cfg *link)
+{
+	return mii_advertise_flowctrl((link->fc_rx ? FLOW_CTRL_RX : 0) |
+				      (link->fc_tx ? FLOW_CTRL_TX : 0));
+}
+
+/* The speeds and pause bits of priv->link; 1000/half is never offered */
 static int i82574_phy_advertise(struct i82574_dev *priv)
 {
+	const struct i82574_link_cfg *link = &priv->link;
 	int err;
 
 	err = i82574_phy_modify(priv, MII_ADVERTISE, ADVERTISE_ALL |
 				ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM,
-				ADVERTISE_ALL);
+				linkmode_adv_to_mii_adv_t(link->advertising) |
+				i82574_pause_adv(link));
 	if (err)
 		return err;
 	return i82574_phy_modify(priv, MII_CTRL1000,
 				 ADVERTISE_1000HALF | ADVERTISE_1000FULL,
+				 linkmode_adv_to_mii_ctrl1000_t(link->advertising) &
 				 ADVERTISE_1000FULL);
 }
 
@@ -227,7 +240,8 @@ static int i82574_phy_advertise(struct i82574_dev *priv)
  *
  * MDI/MDI-X, polarity correction and downshift (with a PHY soft reset),
  * LPLU in D0 and smart power down off, and the autonegotiation
- * advertisement. Neither powers the PHY up nor restarts autonegotiation.
+ * advertisement of priv->link. Neither powers the PHY up nor restarts
+ * autonegotiation.
  * Sleeps.
  *
  * Return: 0 or a negative errno from the PHY access.
@@ -286,12 +300,112 @@ int i82574_phy_restart_aneg(struct i82574_dev *priv)
 				 BMCR_ANENABLE | BMCR_ANRESTART);
 }
 
+/* PSCR's crossover mode; a change needs a soft reset to take effect */
+static int i82574_phy_set_mdix(struct i82574_dev *priv, u16 mode)
+{
+	u16 pscr;
+	int err;
+
+	err = i82574_phy_read(priv, I82574_PHY_PSCR, &pscr);
+	if (err || FIELD_GET(I82574_PSCR_MDIX, pscr) == mode)
+		return err;
+	err = i82574_phy_modify(priv, I82574_PHY_PSCR, I82574_PSCR_MDIX,
+				FIELD_PREP(I82574_PSCR_MDIX, mode));
+	if (err)
+		return err;
+	return i82574_phy_soft_reset(priv);
+}
+
+/* Autonegotiation with automatic crossover, offering priv->link */
+static int i82574_phy_autoneg(struct i82574_dev *priv)
+{
+	int err;
+
+	err = i82574_phy_set_mdix(priv, I82574_PSCR_MDIX_AUTO);
+	if (err)
+		return err;
+	err = i82574_phy_advertise(priv);
+	if (err)
+		return err;
+	return i82574_phy_modify(priv, MII_BMCR, BMCR_SPEED100 |
+				 BMCR_SPEED1000 | BMCR_FULLDPLX,
+				 BMCR_ANENABLE | BMCR_ANRESTART);
+}
+
+/* Forced speed and duplex. This PHY cannot resolve crossover without
+ * autonegotiation, so MDI is forced too (as e1000e does for the M88
+ * family), and a soft reset commits the new BMCR.
+ */
+static int i82574_phy_force(struct i82574_dev *priv)
+{
+	const struct i82574_link_cfg *link = &priv->link;
+	u16 bmcr = 0;
+	int err;
+
+	if (link->speed == SPEED_100)
+		bmcr |= BMCR_SPEED100;
+	if (link->duplex == DUPLEX_FULL)
+		bmcr |= BMCR_FULLDPLX;
+	err = i82574_phy_set_mdix(priv, I82574_PSCR_MDIX_MDI);
+	if (err)
+		return err;
+	err = i82574_phy_modify(priv, MII_BMCR, BMCR_ANENABLE |
+				BMCR_ANRESTART | BMCR_SPEED100 |
+				BMCR_SPEED1000 | BMCR_FULLDPLX, bmcr);
+	if (err)
+		return err;
+	return i82574_phy_soft_reset(priv);
+}
+
 /**
- * i82574_phy_start - power the PHY up and restart autonegotiation
+ * i82574_phy_config_link - program the PHY for priv->link
+ * @priv: device, under RTNL
+ *
+ * With autonegotiation: the advertisement (speeds and pause), then a
+ * restart. Without: the forced speed and duplex in BMCR. The MAC's side of
+ * a forced link is i82574_mac_config_link(). Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_config_link(struct i82574_dev *priv)
+{
+	if (priv->link.autoneg)
+		return i82574_phy_autoneg(priv);
+	return i82574_phy_force(priv);
+}
+
+/**
+ * i82574_phy_read_aneg - read both ends' autonegotiation words
  * @priv: device
+ * @adv: MII_ADVERTISE
+ * @lpa: MII_LPA, the partner's base page
+ * @stat1000: MII_STAT1000, with the partner's 1000BASE-T abilities
+ *
+ * Sleeps.
+ *
+ * Return: 0 or a negative errno from the PHY access.
+ */
+int i82574_phy_read_aneg(struct i82574_dev *priv, u16 *adv, u16 *lpa,
+			 u16 *stat1000)
+{
+	int err;
+
+	err = i82574_phy_read(priv, MII_ADVERTISE, adv);
+	if (err)
+		return err;
+	err = i82574_phy_read(priv, MII_LPA, lpa);
+	if (err)
+		return err;
+	return i82574_phy_read(priv, MII_STAT1000, stat1000);
+}
+
+/**
+ * i82574_phy_start - power the PHY up and bring up its link
+ * @priv: device, under RTNL
  *
  * Clears BMCR_PDOWN, which e1000e sets when it lets go of the device, so a
- * PHY handed over by e1000e links again. Sleeps.
+ * PHY handed over by e1000e links again; then i82574_phy_config_link().
+ * Sleeps.
  *
  * Return: 0 or a negative errno from the PHY access.
  */
@@ -302,7 +416,7 @@ int i82574_phy_start(struct i82574_dev *priv)
 	err = i82574_phy_modify(priv, MII_BMCR, BMCR_PDOWN, 0);
 	if (err)
 		return err;
-	return i82574_phy_restart_aneg(priv);
+	return i82574_phy_config_link(priv);
 }
 
 /**
