@@ -60,6 +60,7 @@ struct i82574_dev {
 	u16 tx_usecs;
 	bool adaptive_rx;
 	bool adaptive_tx;
+	u32 wol;			/* WUFC filters for Wake-on-LAN */
 
 	/* counters of rings that no longer exist, and the live ring set */
 	spinlock_t stats_lock;
@@ -190,6 +191,14 @@ static inline void i82574_debugfs_init(void) {}
 static inline void i82574_debugfs_exit(void) {}
 static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
 #endif
+
+/* i82574_pm.c */
+extern const struct dev_pm_ops i82574_pm_ops;
+void i82574_shutdown(struct pci_dev *pdev);
+void i82574_pm_init(struct i82574_dev *priv);
+void i82574_pm_exit(struct i82574_dev *priv);
+int i82574_pm_get(struct i82574_dev *priv);
+void i82574_pm_put(struct i82574_dev *priv);
 
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);

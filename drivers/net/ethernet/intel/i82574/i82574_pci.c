@@ -3,6 +3,7 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 
 #include "i82574.h"
@@ -41,8 +42,12 @@ static irqreturn_t i82574_intr(int irq, void *data)
 {
 	struct i82574_dev *priv = data;
 	struct i82574_napi_vector *nv;
-	u32 icr = rd32(priv, I82574_ICR);
+	u32 icr;
 
+	/* a shared line may fire while the device sits in D3 */
+	if (pm_runtime_suspended(&priv->pdev->dev))
+		return IRQ_NONE;
+	icr = rd32(priv, I82574_ICR);
 	if (!icr)
 		return IRQ_NONE;
 	if (icr & I82574_INT_LSC)
@@ -224,6 +229,7 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto free_irqs;
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
 	i82574_debugfs_add(priv);
+	i82574_pm_init(priv);
 	netdev_info(netdev, "%pM, %s, %u queue pairs\n", netdev->dev_addr,
 		    priv->msix ? "MSI-X" : "single interrupt",
 		    priv->cfg.num_qp);
@@ -249,6 +255,7 @@ static void i82574_remove(struct pci_dev *pdev)
 {
 	struct i82574_dev *priv = pci_get_drvdata(pdev);
 
+	i82574_pm_exit(priv);
 	i82574_debugfs_del(priv);
 	unregister_netdev(priv->netdev);
 	cancel_delayed_work_sync(&priv->service_task);
@@ -264,29 +271,13 @@ static void i82574_remove(struct pci_dev *pdev)
 	pci_disable_device(pdev);
 }
 
-static void i82574_shutdown(struct pci_dev *pdev)
-{
-	struct i82574_dev *priv = pci_get_drvdata(pdev);
-
-	/* no reset from the service work may bring the device back up */
-	cancel_delayed_work_sync(&priv->service_task);
-	rtnl_lock();
-	netif_device_detach(priv->netdev);
-	if (netif_running(priv->netdev))
-		i82574_down(priv);
-	rtnl_unlock();
-	i82574_hw_quiesce(priv);
-	i82574_phy_power_down(priv);
-	i82574_set_drv_load(priv, false);
-	pci_clear_master(pdev);
-}
-
 static struct pci_driver i82574_driver = {
 	.name		= I82574_DRV_NAME,
 	.id_table	= i82574_pci_tbl,
 	.probe		= i82574_probe,
 	.remove		= i82574_remove,
 	.shutdown	= i82574_shutdown,
+	.driver.pm	= pm_ptr(&i82574_pm_ops),
 };
 
 static int __init i82574_init_module(void)

@@ -1,0 +1,449 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Power management of $DRIVER (i82574 by default) on NIC 0 wired to NIC 1:
+#  - Wake-on-LAN: each of ethtool -s wol g/u/m/b/d is reported back, and
+#    a system suspend (pm_test) programs it: QEMU's register trace shows
+#    WUFC written with the matching filters and WUC with PME_EN at the
+#    suspend ("m" with RCTL.MPE), both written 0 and WUS cleared at the
+#    resume; unsupported modes are refused with EINVAL or EOPNOTSUPP,
+#    through netlink and the ioctl, and the setting stays;
+#  - runtime PM: with power/control "auto", the PCI device suspends once
+#    the interface is down, an ethtool query while it is suspended answers
+#    and lets it suspend again; ip link set up resumes it and traffic
+#    flows;
+#  - system suspend and resume (pm_test "devices", the callbacks without
+#    the sleep) with iperf3 running: the callbacks ran (the trace shows a
+#    MAC reset and the wake-up registers), iperf3 completes, traffic flows
+#    after, and every setting changed before (ring sizes, RSS table and
+#    key, coalescing, MTU, promisc, a multicast address, the TX queue's
+#    dispatch_limit and BQL limit_max) reads back the same.
+# Every NIC but NIC 0 (and NIC 1, while the wire is set up) is unbound for
+# the trace windows: QEMU's e1000e events do not say which NIC wrote, and
+# every bound NIC goes through its suspend callbacks. DRIVER=e1000e runs
+# the same; its cases that need what e1000e lacks on this model (WoL and
+# runtime PM need PME, which the model's PM capability does not offer;
+# RSS has no ethtool -x) skip.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+WUC=0x5800
+WUFC=0x5808
+WUS=0x5810
+CTRL=0x0
+RCTL=0x100
+CTRL_RST=$((1 << 26))
+PME_EN=0x2
+MPE=0x10
+PM_STATE=${PM_STATE:-}
+IPERF_SECS=${IPERF_SECS:-6}
+MCAST=01:00:5e:01:02:03
+declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
+declare -A ORIG_DRV=() ORIG_UP=()
+SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
+
+ktap_print_header
+for d in "$DRIVER" e1000e; do
+	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
+		ktap_skip_all "driver $d is not built in"
+		exit "$KSFT_SKIP"
+	fi
+done
+if ! reg_trace_available; then
+	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
+	exit "$KSFT_SKIP"
+fi
+if [ ! -w /sys/power/pm_test ]; then
+	ktap_skip_all "no /sys/power/pm_test (needs CONFIG_PM_DEBUG)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 19
+
+# note TEXT: a KTAP diagnostic, TEXT as it is
+note()
+{
+	printf '# %s\n' "$*"
+}
+
+# nics_save: every NIC's driver, for cleanup
+nics_save()
+{
+	local i
+
+	for ((i = 0; ; i++)); do
+		nic_dev "$i"
+		[ -e "$NIC_DEV" ] || break
+		ORIG_DRV[$i]= ORIG_UP[$i]=
+		[ -e "$NIC_DEV/driver" ] || continue
+		ORIG_DRV[$i]=$(basename "$(readlink "$NIC_DEV/driver")")
+		wait_for 100 nic_home "$i"
+		rd "/sys/class/net/$(nic_ifname "$i")/flags" && (( RD & 1 )) &&
+			ORIG_UP[$i]=1
+	done
+}
+
+# nics_unbind N...: unbind NICs N... from their drivers
+nics_unbind()
+{
+	local i
+
+	for i in "$@"; do
+		nic_dev "$i"
+		[ -e "$NIC_DEV/driver" ] || continue
+		wait_for 100 nic_home "$i"
+		echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind" || return 1
+	done
+}
+
+cleanup()
+{
+	local i ifn
+
+	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	wire_cleanup
+	[ -n "$SAVED_PM_TEST" ] && echo "$SAVED_PM_TEST" > /sys/power/pm_test
+	[ -n "$SAVED_DELAY" ] &&
+		echo "$SAVED_DELAY" > /sys/module/suspend/parameters/pm_test_delay
+	nic_dev 0
+	[ -n "$SAVED_CONTROL" ] && echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
+	# each NIC back on its driver, up if it was
+	for i in "${!ORIG_DRV[@]}"; do
+		[ -n "${ORIG_DRV[$i]}" ] && nic_bind "${ORIG_DRV[$i]}" "$i" || continue
+		ifn=$(nic_ifname "$i") || continue
+		ip link set "$ifn" "$([ -n "${ORIG_UP[$i]}" ] && echo up || echo down)"
+	done
+}
+trap cleanup EXIT
+
+# pm_prepare: pm_test at "devices" without its 5 s wait; PM_STATE the
+# state to write (mem if offered, else freeze)
+pm_prepare()
+{
+	local t
+
+	rd /sys/power/pm_test || return 1
+	SAVED_PM_TEST=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<< "$RD")
+	rd /sys/module/suspend/parameters/pm_test_delay && SAVED_DELAY=$RD
+	echo 0 > /sys/module/suspend/parameters/pm_test_delay || return 1
+	echo devices > /sys/power/pm_test || return 1
+	rd /sys/power/state || return 1
+	for t in mem freeze; do
+		[[ " $RD " == *" $t "* ]] && { PM_STATE=${PM_STATE:-$t}; break; }
+	done
+	[ -n "$PM_STATE" ]
+}
+
+# sleep_cycle: one system suspend and resume (pm_test: no actual sleep)
+sleep_cycle()
+{
+	echo "$PM_STATE" > /sys/power/state
+}
+
+# traced_sleep: sleep_cycle inside a register trace window; the window's
+# records of CTRL, RCTL and the wake-up registers in TRACE (array)
+traced_sleep()
+{
+	local rc
+
+	reg_trace_on e1000e_core_write || return 1
+	sleep_cycle
+	rc=$?
+	reg_trace_off || return 1
+	mapfile -t TRACE < <(reg_trace_lines |
+		grep -E 'register 0x(0|100|5800|5808|5810),' | reg_trace_parse)
+	note "sleep cycle: rc $rc, ${#TRACE[@]} records of CTRL, RCTL, WUC, WUFC, WUS"
+	return $rc
+}
+
+# wol_of IF: the Wake-on setting ethtool reports, in WOL
+wol_of()
+{
+	WOL=$(ethtool "$1" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	[ -n "$WOL" ]
+}
+
+# wol_supported IF MODES: every letter of MODES is in "Supports Wake-on"
+wol_supported()
+{
+	local s m
+
+	s=$(ethtool "$1" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	for m in $(fold -w1 <<< "$2"); do
+		[[ $s == *$m* ]] || return 1
+	done
+}
+
+# wake_programmed MODE: in TRACE, the suspend wrote WUFC with MODE's
+# filters (then WUC with PME_EN, or WUC 0 for "d"), "m" with RCTL.MPE set
+# before it; the resume then wrote WUFC 0, WUC 0 and cleared WUS
+wake_programmed()
+{
+	local want=${WUFC_OF[$1]} r o v stage=0 rctl=0 wuc_ok=0 clr_wufc=0 \
+		clr_wuc=0 wus=0
+
+	for r in "${TRACE[@]}"; do
+		o=${r#reg }
+		v=${o#* }
+		o=${o%% *}
+		case $stage:$((o)) in
+		0:$((RCTL)))	rctl=$v ;;
+		0:$((WUFC)))	[ $((v)) -eq $((want)) ] || continue
+				stage=1 ;;
+		1:$((WUC)))	if [ "$want" = 0 ]; then
+					[ $((v)) -eq 0 ] && wuc_ok=1
+				else
+					(( v & PME_EN )) && wuc_ok=1
+				fi
+				stage=2 ;;
+		2:$((WUFC)))	[ $((v)) -eq 0 ] && clr_wufc=1 ;;
+		2:$((WUC)))	[ $((v)) -eq 0 ] && [ $clr_wufc = 1 ] && clr_wuc=1 ;;
+		2:$((WUS)))	[ $clr_wuc = 1 ] && wus=1 ;;
+		esac
+	done
+	note "wol $1: WUFC $want at suspend: $((stage > 0)), WUC $wuc_ok," \
+	     "RCTL before it $rctl; at resume WUFC 0: $clr_wufc, WUC 0: $clr_wuc, WUS cleared: $wus"
+	[ "$1" != m ] || (( rctl & MPE )) || return 1
+	[ $stage = 2 ] && [ $wuc_ok = 1 ] && [ $clr_wuc = 1 ] && [ $wus = 1 ]
+}
+
+# wol_case MODE: set MODE, read it back, suspend, check the programming
+wol_case()
+{
+	local m=$1
+
+	ethtool -s "$IFN" wol "$m" || return 1
+	wol_of "$IFN" && [ "$WOL" = "$m" ] || { note "Wake-on: $WOL"; return 1; }
+	traced_sleep || return 1
+	wake_programmed "$m"
+}
+
+# wol_refused: each unsupported mode (alone and with g) fails through
+# netlink and the ioctl with EINVAL or EOPNOTSUPP; Wake-on stays g
+wol_refused()
+{
+	local m out rc=0 nl
+
+	ethtool -s "$IFN" wol g || return 1
+	for m in p a s f gp gs; do
+		for nl in "" --disable-netlink; do
+			if out=$(ethtool $nl -s "$IFN" wol "$m" 2>&1); then
+				note "wol $m ${nl:-(netlink)}: accepted"
+				rc=1
+			elif [[ $out != *"Invalid argument"* &&
+				$out != *"Operation not supported"* ]]; then
+				note "wol $m ${nl:-(netlink)}: $out"
+				rc=1
+			fi
+			wol_of "$IFN" && [ "$WOL" = g ] ||
+				{ note "after wol $m: Wake-on $WOL"; rc=1; }
+		done
+	done
+	ethtool -s "$IFN" wol d
+	return $rc
+}
+
+# rpm_status: NIC 0's runtime PM status in RD
+rpm_status()
+{
+	rd "$NIC_DEV/power/runtime_status"
+}
+
+rpm_is()
+{
+	rpm_status && [ "$RD" = "$1" ]
+}
+
+# rpm_down: with power/control auto, ip link set down lets the device
+# suspend; ethtool -g while suspended answers with the ring sizes and the
+# device suspends again after
+rpm_down()
+{
+	local out
+
+	echo auto > "$NIC_DEV/power/control" || return 1
+	ip link set "$IF_A" down || return 1
+	if ! wait_for 100 rpm_is suspended; then
+		note "runtime_status $RD 10 s after ip link set down"
+		return 1
+	fi
+	out=$(ethtool -g "$IF_A" | sed -n '/^Current/,$s/^RX:[[:space:]]*//p') ||
+		return 1
+	[ "$out" = 256 ] || { note "ethtool -g on the suspended device: RX $out"; return 1; }
+	wait_for 100 rpm_is suspended || { note "not suspended again: $RD"; return 1; }
+}
+
+# rpm_up: ip link set up resumes the device, the link comes back, and
+# ping works
+rpm_up()
+{
+	ip link set "$IF_A" up || return 1
+	rpm_is active || { note "runtime_status $RD after ip link set up"; return 1; }
+	wait_for 100 carrier_up "$IF_A" || return 1
+	ping -q -c 3 -i 0.2 -W 2 "$IP4_B" > /dev/null
+}
+
+# snapshot: every setting under test, one line each, into the array named $1
+snapshot()
+{
+	local -n s=$1
+	local q=/sys/class/net/$IF_A/queues/tx-0
+
+	s=()
+	s[ring]=$(ethtool -g "$IF_A" 2>&1 | sed -n '/^Current/,$p' | tr -s ' \t\n' ' ')
+	s[rss]=$(ethtool -x "$IF_A" 2>&1 | tr -s ' \t\n' ' ')
+	s[coal]=$(ethtool -c "$IF_A" 2>&1 | grep -E '^(rx|tx)-usecs:|^Adaptive' | tr -s ' \t\n' ' ')
+	s[mtu]=$(ip -o link show dev "$IF_A" | grep -o 'mtu [0-9]*')
+	s[promisc]=$(ip -d -o link show dev "$IF_A" | grep -o 'promiscuity [0-9]*')
+	s[mcast]=$(ip maddr show dev "$IF_A" | grep -c "$MCAST")
+	rd "$q/dispatch_limit" && s[dl]=$RD
+	rd "$q/byte_queue_limits/limit_max" && s[bql]=$RD
+}
+declare -A BEFORE AFTER DEFAULTS
+
+# settings_change: a value other than the default for every setting
+settings_change()
+{
+	local q=/sys/class/net/$IF_A/queues/tx-0
+
+	snapshot DEFAULTS
+	ethtool -G "$IF_A" rx 512 tx 128 || return 1
+	if [ "$DRIVER" != e1000e ]; then
+		ethtool -X "$IF_A" weight 1 3 hkey "$(printf '%02x:' {1..39})28" ||
+			return 1
+	fi
+	ethtool -C "$IF_A" rx-usecs 100 || return 1
+	[ "$DRIVER" = e1000e ] || ethtool -C "$IF_A" adaptive-rx off adaptive-tx off tx-usecs 70 || return 1
+	ip link set "$IF_A" mtu 4000 || return 1
+	ip -n "$PEER_NS" link set "$IF_B" mtu 4000 || return 1
+	ip link set "$IF_A" promisc on || return 1
+	ip maddr add "$MCAST" dev "$IF_A" || return 1
+	echo 8 > "$q/dispatch_limit" || return 1
+	echo 100000 > "$q/byte_queue_limits/limit_max" || return 1
+	wait_for 100 carrier_up "$IF_A" &&
+		wait_for 100 carrier_up "$IF_B" "$PEER_NS"
+}
+
+# setting_kept KEY WHAT: KEY differs from the default before the suspend,
+# and reads back the same after it
+setting_kept()
+{
+	note "$2 default: ${DEFAULTS[$1]}"
+	note "$2 before: ${BEFORE[$1]}"
+	note "$2 after: ${AFTER[$1]}"
+	[ "${BEFORE[$1]}" != "${DEFAULTS[$1]}" ] &&
+		[ "${BEFORE[$1]}" = "${AFTER[$1]}" ]
+}
+
+# callbacks_ran: the trace of the cycle shows a MAC reset (CTRL.RST) and
+# the wake-up registers written
+callbacks_ran()
+{
+	local r rst=0 wake=0 o v
+
+	for r in "${TRACE[@]}"; do
+		o=${r#reg }
+		v=${o#* }
+		o=${o%% *}
+		[ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )) && rst=$((rst + 1))
+		[ $((o)) -eq $((WUC)) ] || [ $((o)) -eq $((WUFC)) ] && wake=$((wake + 1))
+	done
+	note "MAC resets: $rst, wake-up register writes: $wake"
+	[ $rst -gt 0 ] && [ $wake -gt 0 ]
+}
+
+# iperf_across: iperf3 started before the cycle ends after it, without error
+iperf_across()
+{
+	local pid rc
+
+	ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
+		--pidfile /tmp/iperf3-pm-$$.pid || return 1
+	wait_for 30 test -s /tmp/iperf3-pm-$$.pid
+	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > "${RESULTS:-/tmp}/pm-iperf3.json" &
+	pid=$!
+	nap 1.5
+	traced_sleep
+	SLEEP_RC=$?
+	wait $pid
+	rc=$?
+	wait_for 50 test ! -e /tmp/iperf3-pm-$$.pid
+	note "iperf3 across the cycle: rc $rc," \
+	     "$(json_get "${RESULTS:-/tmp}/pm-iperf3.json" \
+		'round(j["end"]["sum_received"]["bytes"] / 1e6, 1)' 2>/dev/null) MB"
+	[ $rc -eq 0 ] && ! grep -q '"error"' "${RESULTS:-/tmp}/pm-iperf3.json"
+}
+
+# traffic_after: carrier back on both ends, ping and a short iperf3 run
+traffic_after()
+{
+	wait_for 100 carrier_up "$IF_A" &&
+		wait_for 100 carrier_up "$IF_B" "$PEER_NS" || return 1
+	ping -q -c 3 -i 0.2 -W 2 "$IP4_B" > /dev/null || return 1
+	iperf3_run pm-after -t 1
+}
+
+nics_save
+pm_prepare || ktap_exit_fail_msg "cannot set up pm_test (devices, no delay)"
+nic_reclaim 0
+nics_unbind $(seq 1 $((${#ORIG_DRV[@]} - 1))) ||
+	ktap_exit_fail_msg "cannot unbind the other NICs"
+nic_bind "$DRIVER" 0 || ktap_exit_fail_msg "cannot bind NIC 0 to $DRIVER"
+IFN=$(nic_ifname 0)
+ip link set "$IFN" up
+note "$DRIVER, NIC 0 ($IFN) alone; sleep state $PM_STATE, pm_test devices"
+
+# Wake-on-LAN, NIC 0 alone
+for m in g u m b d; do
+	if ! wol_supported "$IFN" "$m"; then
+		ktap_test_skip "$DRIVER: wol $m (the device reports no such WoL support)"
+		continue
+	fi
+	ktap_test_result "$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
+		wol_case "$m"
+done
+if wol_supported "$IFN" g; then
+	ktap_test_result "$DRIVER: unsupported WoL modes refused, setting unchanged" \
+		wol_refused
+else
+	ktap_test_skip "$DRIVER: unsupported WoL modes refused (no WoL support)"
+fi
+
+# NIC 0 wired to NIC 1
+ip link set "$IFN" down
+wire_setup 0 1 || ktap_exit_fail_msg "cannot wire NIC 0 to NIC 1 on $DRIVER"
+nic_dev 0
+rd "$NIC_DEV/power/control" && SAVED_CONTROL=$RD
+if [ "$DRIVER" = e1000e ]; then
+	ktap_test_skip "$DRIVER: runtime suspend at ip link set down (runtime PM needs PME, the model has none)"
+	ktap_test_skip "$DRIVER: runtime resume at ip link set up, traffic"
+else
+	ktap_test_result "$DRIVER: runtime suspended after ip link set down, ethtool answers" \
+		rpm_down
+	ktap_test_result "$DRIVER: runtime resumed by ip link set up, traffic flows" \
+		rpm_up
+fi
+echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
+wait_for 100 carrier_up "$IF_A"
+
+# system suspend with settings changed and iperf3 running
+settings_change || ktap_exit_fail_msg "cannot change the settings"
+snapshot BEFORE
+ktap_test_result "$DRIVER: iperf3 started before suspend completes after resume" \
+	iperf_across
+ktap_test_result "$DRIVER: suspend and resume callbacks ran (MAC reset, wake-up registers)" \
+	callbacks_ran
+ktap_test_result "$DRIVER: traffic after resume" traffic_after
+snapshot AFTER
+ktap_test_result "$DRIVER: ring sizes kept (ethtool -g)" setting_kept ring rings
+if [ "$DRIVER" = e1000e ]; then
+	ktap_test_skip "$DRIVER: RSS table and key kept (no ethtool -x)"
+else
+	ktap_test_result "$DRIVER: RSS table and key kept (ethtool -x)" setting_kept rss rss
+fi
+ktap_test_result "$DRIVER: coalescing kept (ethtool -c)" setting_kept coal coalescing
+ktap_test_result "$DRIVER: MTU kept" setting_kept mtu mtu
+ktap_test_result "$DRIVER: promiscuous mode kept" setting_kept promisc promisc
+ktap_test_result "$DRIVER: multicast address kept" setting_kept mcast multicast
+ktap_test_result "$DRIVER: tx-0 dispatch_limit kept" setting_kept dl dispatch_limit
+ktap_test_result "$DRIVER: tx-0 BQL limit_max kept" setting_kept bql limit_max
+ktap_finished
