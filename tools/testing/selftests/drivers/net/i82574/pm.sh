@@ -41,7 +41,7 @@ PME_EN=0x2
 MPE=0x10
 PM_SYSTEM=${PM_SYSTEM:-0}
 PM_STATE=
-IPERF_SECS=${IPERF_SECS:-6}
+IPERF_SECS=${IPERF_SECS:-4}
 MCAST=01:00:5e:01:02:03
 declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
 SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
@@ -127,16 +127,53 @@ sleep_cycle()
 # records of CTRL, RCTL and the wake-up registers in TRACE (array)
 traced_sleep()
 {
-	local rc
+	local rc t0=$EPOCHREALTIME t1 t2
 
 	reg_trace_on e1000e_core_write || return 1
+	t1=$EPOCHREALTIME
 	sleep_cycle
 	rc=$?
+	t2=$EPOCHREALTIME
 	reg_trace_off || return 1
-	mapfile -t TRACE < <(reg_trace_lines |
-		grep -E 'register 0x(0|100|5800|5808|5810),' | reg_trace_parse)
-	note "sleep cycle: rc $rc, ${#TRACE[@]} records of CTRL, RCTL, WUC, WUFC, WUS"
+	note "trace on $(ms "$t0" "$t1") ms, cycle $(ms "$t1" "$t2") ms, trace off $(ms "$t2" "$EPOCHREALTIME") ms"
+	trace_records
 	return $rc
+}
+
+# trace_records [FROM TO]: the records of CTRL, RCTL and the wake-up
+# registers between the log offsets FROM and TO (default: the last
+# window) in TRACE (array)
+trace_records()
+{
+	mapfile -t TRACE < <(reg_trace_lines "$@" |
+		grep -E 'register 0x(0|100|5800|5808|5810),' | reg_trace_parse)
+	note "${#TRACE[@]} records of CTRL, RCTL, WUC, WUFC, WUS"
+}
+
+# wol_window: one trace window for every Wake-on mode in WOL_MODES: each
+# set, read back (REPORTED), and a sleep cycle (SLEPT: its status);
+# MARK[mode] the log offset before the mode was set, MARK[end] after the
+# last cycle
+declare -A REPORTED=() SLEPT=() MARK=()
+wol_window()
+{
+	local m
+
+	reg_trace_on e1000e_core_write || return 1
+	for m in "${WOL_MODES[@]}"; do
+		MARK[$m]=$(reg_trace_mark) || return 1
+		ethtool -s "$IFN" wol "$m" && wol_of "$IFN" && REPORTED[$m]=$WOL
+		sleep_cycle
+		SLEPT[$m]=$?
+	done
+	MARK[end]=$(reg_trace_mark) || return 1
+	reg_trace_off
+}
+
+# ms T0 T1: milliseconds from EPOCHREALTIME T0 to T1
+ms()
+{
+	echo $(( (${2/./} - ${1/./}) / 1000 ))
 }
 
 # wol_of IF: the Wake-on setting ethtool reports, in WOL
@@ -153,6 +190,8 @@ wol_supported()
 
 	s=$(ethtool "$1" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
 	for m in $(fold -w1 <<< "$2"); do
+		# "d" (off) is never listed; it needs some mode to turn off
+		[ "$m" = d ] && m=g
 		[[ $s == *$m* ]] || return 1
 	done
 }
@@ -190,38 +229,36 @@ wake_programmed()
 	[ $stage = 2 ] && [ $wuc_ok = 1 ] && [ $clr_wuc = 1 ] && [ $wus = 1 ]
 }
 
-# wol_case MODE: set MODE, read it back, suspend, check the programming
+# wol_case MODE NEXT: MODE was reported back, and its cycle (the window's
+# part from MARK[MODE] to MARK[NEXT]) programmed it
 wol_case()
 {
-	local m=$1
-
-	ethtool -s "$IFN" wol "$m" || return 1
-	wol_of "$IFN" && [ "$WOL" = "$m" ] || { note "Wake-on: $WOL"; return 1; }
-	traced_sleep || return 1
-	wake_programmed "$m"
+	[ "${REPORTED[$1]:-}" = "$1" ] ||
+		{ note "wol $1: Wake-on ${REPORTED[$1]:-unread}"; return 1; }
+	[ "${SLEPT[$1]}" = 0 ] || { note "wol $1: sleep cycle failed"; return 1; }
+	trace_records "${MARK[$1]}" "${MARK[$2]}"
+	wake_programmed "$1"
 }
 
-# wol_refused: each unsupported mode (alone and with g) fails through
-# netlink and the ioctl with EINVAL or EOPNOTSUPP; Wake-on stays g
+# wol_refused: each unsupported mode, alone and with g, fails (EINVAL
+# from the core's netlink check, or EOPNOTSUPP from the driver); Wake-on
+# stays g
 wol_refused()
 {
-	local m out rc=0 nl
+	local m out rc=0
 
 	ethtool -s "$IFN" wol g || return 1
 	for m in p a s f gp gs; do
-		for nl in "" --disable-netlink; do
-			if out=$(ethtool $nl -s "$IFN" wol "$m" 2>&1); then
-				note "wol $m ${nl:-(netlink)}: accepted"
-				rc=1
-			elif [[ $out != *"Invalid argument"* &&
-				$out != *"Operation not supported"* ]]; then
-				note "wol $m ${nl:-(netlink)}: $out"
-				rc=1
-			fi
-			wol_of "$IFN" && [ "$WOL" = g ] ||
-				{ note "after wol $m: Wake-on $WOL"; rc=1; }
-		done
+		if out=$(ethtool -s "$IFN" wol "$m" 2>&1); then
+			note "wol $m: accepted"
+			rc=1
+		elif [[ $out != *"Invalid argument"* &&
+			$out != *"Operation not supported"* ]]; then
+			note "wol $m: $out"
+			rc=1
+		fi
 	done
+	wol_of "$IFN" && [ "$WOL" = g ] || { note "Wake-on $WOL after them"; rc=1; }
 	ethtool -s "$IFN" wol d
 	return $rc
 }
@@ -287,22 +324,28 @@ declare -A BEFORE AFTER DEFAULTS
 # settings_change: a value other than the default for every setting
 settings_change()
 {
-	local q=/sys/class/net/$IF_A/queues/tx-0
+	local q=/sys/class/net/$IF_A/queues/tx-0 t=$EPOCHREALTIME
 
 	snapshot DEFAULTS
+	note "defaults read in $(ms "$t" "$EPOCHREALTIME") ms"
 	ethtool -G "$IF_A" rx 512 tx 128 || return 1
-	if [ "$DRIVER" != e1000e ]; then
+	if [ "$DRIVER" = e1000e ]; then
+		ethtool -C "$IF_A" rx-usecs 100 || return 1
+	else
 		ethtool -X "$IF_A" weight 1 3 hkey "$(printf '%02x:' {1..39})28" ||
 			return 1
+		ethtool -C "$IF_A" adaptive-rx off adaptive-tx off \
+			rx-usecs 100 tx-usecs 70 || return 1
 	fi
-	ethtool -C "$IF_A" rx-usecs 100 || return 1
-	[ "$DRIVER" = e1000e ] || ethtool -C "$IF_A" adaptive-rx off adaptive-tx off tx-usecs 70 || return 1
-	ip link set "$IF_A" mtu 4000 || return 1
+	note "ethtool settings after $(ms "$t" "$EPOCHREALTIME") ms"
+	ip -batch - <<-EOF || return 1
+		link set $IF_A mtu 4000 promisc on
+		maddr add $MCAST dev $IF_A
+	EOF
 	ip -n "$PEER_NS" link set "$IF_B" mtu 4000 || return 1
-	ip link set "$IF_A" promisc on || return 1
-	ip maddr add "$MCAST" dev "$IF_A" || return 1
 	echo 8 > "$q/dispatch_limit" || return 1
 	echo 100000 > "$q/byte_queue_limits/limit_max" || return 1
+	note "ip settings after $(ms "$t" "$EPOCHREALTIME") ms"
 	wait_for 100 carrier_up "$IF_A" &&
 		wait_for 100 carrier_up "$IF_B" "$PEER_NS"
 }
@@ -345,7 +388,7 @@ iperf_across()
 	wait_for 30 test -s /tmp/iperf3-pm-$$.pid
 	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > "${RESULTS:-/tmp}/pm-iperf3.json" &
 	pid=$!
-	nap 1.5
+	nap 1
 	traced_sleep
 	SLEEP_RC=$?
 	wait $pid
@@ -380,17 +423,24 @@ ip link set "$IFN" up
 note "$DRIVER, NIC 0 ($IFN); sleep: $([ "$PM_SYSTEM" = 1 ] && echo "system, $PM_STATE, pm_test devices" || echo "$PM_HOOK")"
 
 # Wake-on-LAN, NIC 0 alone
-for m in g u m b d; do
-	if ! wol_supported "$IFN" "$m"; then
+WOL_MODES=(g u m b d)
+if ! wol_supported "$IFN" gumb; then
+	for m in "${WOL_MODES[@]}"; do
 		ktap_test_skip "$DRIVER: wol $m (the device reports no such WoL support)"
-		continue
-	elif [ $CAN_SLEEP = 0 ]; then
+	done
+elif [ $CAN_SLEEP = 0 ]; then
+	for m in "${WOL_MODES[@]}"; do
 		ktap_test_skip "$DRIVER: wol $m (no per-device suspend hook)"
-		continue
-	fi
-	ktap_test_result "$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
-		wol_case "$m"
-done
+	done
+else
+	wol_window || ktap_exit_fail_msg "the traced Wake-on-LAN sleep cycles failed"
+	for i in "${!WOL_MODES[@]}"; do
+		m=${WOL_MODES[i]}
+		next=${WOL_MODES[i + 1]:-end}
+		ktap_test_result "$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
+			wol_case "$m" "$next"
+	done
+fi
 if wol_supported "$IFN" g; then
 	ktap_test_result "$DRIVER: unsupported WoL modes refused, setting unchanged" \
 		wol_refused
@@ -416,7 +466,9 @@ echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
 wait_for 100 carrier_up "$IF_A"
 
 # system suspend with settings changed and iperf3 running
+T0=$EPOCHREALTIME
 settings_change || ktap_exit_fail_msg "cannot change the settings"
+note "settings changed in $(ms "$T0" "$EPOCHREALTIME") ms"
 snapshot BEFORE
 SLEEP_CASES=(
 	"iperf3 started before suspend completes after resume:iperf_across"
