@@ -300,22 +300,40 @@ rpm_up()
 	ip link set "$IF_A" up || return 1
 	rpm_is active || { note "runtime_status $RD after ip link set up"; return 1; }
 	wait_for 100 carrier_up "$IF_A" || return 1
-	ping -q -c 3 -i 0.2 -W 2 "$IP4_B" > /dev/null
+	# the link may drop once more as autonegotiation restarts
+	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
+		{ note "ping failed"; return 1; }
 }
 
-# snapshot: every setting under test, one line each, into the array named $1
+# squash VAR TEXT: TEXT with each run of white space made one space, in VAR
+squash()
+{
+	local -a w
+
+	read -r -d '' -a w <<< "$2"
+	printf -v "$1" '%s' "${w[*]}"
+}
+
+# snapshot ARRAY: every setting under test, one string each (five
+# processes: each costs up to a second on the debug kernel)
 snapshot()
 {
 	local -n s=$1
-	local q=/sys/class/net/$IF_A/queues/tx-0
+	local q=/sys/class/net/$IF_A/queues/tx-0 out re
 
 	s=()
-	s[ring]=$(ethtool -g "$IF_A" 2>&1 | sed -n '/^Current/,$p' | tr -s ' \t\n' ' ')
-	s[rss]=$(ethtool -x "$IF_A" 2>&1 | tr -s ' \t\n' ' ')
-	s[coal]=$(ethtool -c "$IF_A" 2>&1 | grep -E '^(rx|tx)-usecs:|^Adaptive' | tr -s ' \t\n' ' ')
-	s[mtu]=$(ip -o link show dev "$IF_A" | grep -o 'mtu [0-9]*')
-	s[promisc]=$(ip -d -o link show dev "$IF_A" | grep -o 'promiscuity [0-9]*')
-	s[mcast]=$(ip maddr show dev "$IF_A" | grep -c "$MCAST")
+	out=$(ethtool -g "$IF_A" 2>&1)
+	squash "s[ring]" "${out#*Current hardware settings:}"
+	squash "s[rss]" "$(ethtool -x "$IF_A" 2>&1)"
+	out=$(ethtool -c "$IF_A" 2>&1)
+	re='Adaptive RX:[[:space:]]*([a-z/]+)[[:space:]]+TX:[[:space:]]*([a-z/]+)'
+	re+='.*rx-usecs:[[:space:]]*([0-9]+).*tx-usecs:[[:space:]]*([0-9]+)'
+	[[ $out =~ $re ]] && s[coal]="adaptive ${BASH_REMATCH[1]}/${BASH_REMATCH[2]} rx-usecs ${BASH_REMATCH[3]} tx-usecs ${BASH_REMATCH[4]}"
+	out=$(ip -d -o link show dev "$IF_A")
+	[[ $out =~ (mtu [0-9]+) ]] && s[mtu]=${BASH_REMATCH[1]}
+	[[ $out =~ (promiscuity [0-9]+) ]] && s[promisc]=${BASH_REMATCH[1]}
+	out=$(ip maddr show dev "$IF_A")
+	s[mcast]="$MCAST $([[ $out == *"$MCAST"* ]] && echo joined || echo absent)"
 	rd "$q/dispatch_limit" && s[dl]=$RD
 	rd "$q/byte_queue_limits/limit_max" && s[bql]=$RD
 }
@@ -405,7 +423,8 @@ traffic_after()
 {
 	wait_for 100 carrier_up "$IF_A" &&
 		wait_for 100 carrier_up "$IF_B" "$PEER_NS" || return 1
-	ping -q -c 3 -i 0.2 -W 2 "$IP4_B" > /dev/null || return 1
+	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
+		{ note "ping failed"; return 1; }
 	iperf3_run pm-after -t 1
 }
 
