@@ -234,6 +234,9 @@ void i82574_pm_init(struct i82574_dev *priv)
 /**
  * i82574_pm_exit - undo i82574_pm_init() at remove
  * @priv: device, still registered; the PCI core keeps it active
+ *
+ * The wake-up capability goes back to what the PCI core found (PME), so
+ * that the next driver (e1000e) does not take it for a PME it lacks.
  */
 void i82574_pm_exit(struct i82574_dev *priv)
 {
@@ -241,6 +244,8 @@ void i82574_pm_exit(struct i82574_dev *priv)
 
 	pm_runtime_get_noresume(dev);
 	pm_runtime_dont_use_autosuspend(dev);
+	device_set_wakeup_enable(dev, false);
+	device_set_wakeup_capable(dev, priv->pdev->pme_support);
 }
 
 /**

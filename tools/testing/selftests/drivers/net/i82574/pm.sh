@@ -25,7 +25,8 @@
 # same (pm_test "devices"), where the root survives. The other NICs'
 # interfaces are down for the trace windows: QEMU's e1000e events do not
 # say which NIC wrote. DRIVER=e1000e runs what applies: e1000e has no
-# pm_sleep hook (its suspend and WoL cases skip unless PM_SYSTEM=1), runtime
+# pm_sleep hook (its suspend cases skip unless PM_SYSTEM=1), offers no WoL
+# here (it needs PME, which the model's PM capability lacks), runtime
 # suspends on link loss rather than at ip link set down, and has no
 # ethtool -x or dispatch_limit.
 
