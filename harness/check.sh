@@ -28,6 +28,8 @@ DEBUG1_TESTS=(
 	"DRIVER=i82574:$SEL/wire.sh"
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/silicon.sh"
+	# suspend/resume (pm_test), runtime PM and Wake-on-LAN
+	"$SEL/pm.sh"
 	# every knob value took 400 s on this kernel; one of each kind, 227 s
 	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
 	# about 500 s here since the per-queue check steers both queue pairs
@@ -71,6 +73,8 @@ PERF_TESTS=(
 	"$SEL/aer.sh"
 	# link settings and flow control, from the register trace and the link
 	"$SEL/link.sh"
+	# suspend/resume (pm_test), runtime PM and Wake-on-LAN, register trace
+	"$SEL/pm.sh"
 	"$SEL/dispatch_limit_abi.sh"
 	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
 	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"

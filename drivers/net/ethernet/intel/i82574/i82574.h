@@ -73,6 +73,7 @@ struct i82574_dev {
 	u16 tx_usecs;
 	bool adaptive_rx;
 	bool adaptive_tx;
+	u32 wol;			/* WUFC filters for Wake-on-LAN */
 
 	/* counters of rings that no longer exist, and the live ring set */
 	spinlock_t stats_lock;
@@ -99,8 +100,10 @@ struct i82574_dev {
 	struct delayed_work service_task;
 	unsigned long state;
 	char irq_name[I82574_NUM_MSIX][32];
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+#ifdef CONFIG_DEBUG_FS
 	struct dentry *dbg_dir;
+#endif
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	struct fault_attr fail_tx_map;
 #endif
 };
@@ -197,13 +200,19 @@ u32 i82574_rar_low(const u8 *addr);
 u32 i82574_rar_high(const u8 *addr);
 u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp);
 
-/* i82574_debugfs.c: fault injection for tests, debug kernels only */
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/* i82574_debugfs.c: test hooks; fault injection on debug kernels only */
+#ifdef CONFIG_DEBUG_FS
 void i82574_debugfs_add(struct i82574_dev *priv);
 void i82574_debugfs_del(struct i82574_dev *priv);
 void i82574_debugfs_init(void);
 void i82574_debugfs_exit(void);
-
+#else
+static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_init(void) {}
+static inline void i82574_debugfs_exit(void) {}
+#endif
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 static inline bool i82574_fail_tx_map(struct device *dev)
 {
 	struct i82574_dev *priv = dev_get_drvdata(dev);
@@ -211,19 +220,25 @@ static inline bool i82574_fail_tx_map(struct device *dev)
 	return should_fail(&priv->fail_tx_map, 1);
 }
 #else
-static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
-static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
-static inline void i82574_debugfs_init(void) {}
-static inline void i82574_debugfs_exit(void) {}
 static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
 #endif
+
+/* i82574_pm.c */
+extern const struct dev_pm_ops i82574_pm_ops;
+void i82574_shutdown(struct pci_dev *pdev);
+void i82574_pm_init(struct i82574_dev *priv);
+void i82574_pm_exit(struct i82574_dev *priv);
+int i82574_pm_get(struct i82574_dev *priv);
+void i82574_pm_stop(struct i82574_dev *priv);
+void i82574_pm_restart(struct i82574_dev *priv);
+int i82574_pm_test_cycle(struct i82574_dev *priv);
+void i82574_pm_put(struct i82574_dev *priv);
 
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);
 void i82574_link_defaults(struct i82574_dev *priv);
 
-/* i82574_pci.c, i82574_err.c */
-int i82574_init_hw(struct i82574_dev *priv);
+/* i82574_err.c */
 extern const struct pci_error_handlers i82574_err_handler;
 
 #endif /* _I82574_H_ */

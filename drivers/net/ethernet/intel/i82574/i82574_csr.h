@@ -15,6 +15,8 @@
 #define I82574_CTRL_SPEED		GENMASK(9, 8)	/* STATUS_SPEED coding */
 #define I82574_CTRL_FRCSPD		BIT(11)
 #define I82574_CTRL_FRCDPX		BIT(12)
+#define I82574_CTRL_ADVD3WUC		BIT(20)	/* wake-up logic kept in D3 */
+#define I82574_CTRL_EN_PHY_PWR_MGMT	BIT(21)
 #define I82574_CTRL_RST			BIT(26)
 #define I82574_CTRL_RFCE		BIT(27)
 #define I82574_CTRL_TFCE		BIT(28)
@@ -225,6 +227,13 @@ enum {
 #define I82574_WUC			0x05800
 #define I82574_WUC_APME			BIT(0)
 #define I82574_WUC_PME_EN		BIT(1)
+#define I82574_WUFC			0x05808	/* wake-up filters */
+#define I82574_WUFC_LNKC		BIT(0)	/* link status change */
+#define I82574_WUFC_MAG			BIT(1)	/* magic packet */
+#define I82574_WUFC_EX			BIT(2)	/* directed (exact) unicast */
+#define I82574_WUFC_MC			BIT(3)	/* directed multicast */
+#define I82574_WUFC_BC			BIT(4)	/* broadcast */
+#define I82574_WUS			0x05810	/* wake-up status, write 1 to clear */
 #define I82574_MANC			0x05820
 #define I82574_MANC_BLK_PHY_RST_ON_IDE	BIT(18)
 

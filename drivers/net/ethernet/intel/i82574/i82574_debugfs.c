@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection for the robustness tests, built only with
- * CONFIG_FAULT_INJECTION_DEBUG_FS. Per device, in
- * /sys/kernel/debug/i82574/<pci name>/:
+ * Test hooks. Per device, in /sys/kernel/debug/i82574/<pci name>/:
+ *
+ *  pm_sleep		write anything: one system suspend and resume of
+ *			this device alone (i82574_pm_test_cycle()), with
+ *			CONFIG_PM_SLEEP
+ *
+ * and fault injection for the robustness tests, with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS only:
  *
  *  fail_tx_dma_map/	a fault_attr (Documentation/fault-injection/):
  *			TX buffer mappings that fail as if dma_map_*() had
@@ -17,6 +22,24 @@
 #include "i82574.h"
 
 static struct dentry *i82574_dbg_root;
+
+static ssize_t i82574_pm_sleep_write(struct file *file,
+				     const char __user *buf, size_t count,
+				     loff_t *ppos)
+{
+	int err = i82574_pm_test_cycle(file->private_data);
+
+	return err ? err : count;
+}
+
+static const struct file_operations i82574_pm_sleep_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= i82574_pm_sleep_write,
+	.llseek	= noop_llseek,
+};
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 
 static ssize_t i82574_tx_stop_write(struct file *file, const char __user *buf,
 				    size_t count, loff_t *ppos)
@@ -49,28 +72,53 @@ static const struct file_operations i82574_tx_stop_fops = {
 	.llseek	= noop_llseek,
 };
 
+static void i82574_debugfs_add_faults(struct i82574_dev *priv)
+{
+	priv->fail_tx_map = (struct fault_attr)FAULT_ATTR_INITIALIZER;
+	fault_create_debugfs_attr("fail_tx_dma_map", priv->dbg_dir,
+				  &priv->fail_tx_map);
+	debugfs_create_file("tx_stop", 0200, priv->dbg_dir, priv,
+			    &i82574_tx_stop_fops);
+}
+#else
+static void i82574_debugfs_add_faults(struct i82574_dev *priv) {}
+#endif
+
+/**
+ * i82574_debugfs_add - create the device's debugfs directory and hooks
+ * @priv: device
+ */
 void i82574_debugfs_add(struct i82574_dev *priv)
 {
-	struct dentry *dir;
-
-	priv->fail_tx_map = (struct fault_attr)FAULT_ATTR_INITIALIZER;
-	dir = debugfs_create_dir(pci_name(priv->pdev), i82574_dbg_root);
-	priv->dbg_dir = dir;
-	fault_create_debugfs_attr("fail_tx_dma_map", dir, &priv->fail_tx_map);
-	debugfs_create_file("tx_stop", 0200, dir, priv, &i82574_tx_stop_fops);
+	priv->dbg_dir = debugfs_create_dir(pci_name(priv->pdev),
+					   i82574_dbg_root);
+	if (IS_ENABLED(CONFIG_PM_SLEEP))
+		debugfs_create_file("pm_sleep", 0200, priv->dbg_dir, priv,
+				    &i82574_pm_sleep_fops);
+	i82574_debugfs_add_faults(priv);
 }
 
+/**
+ * i82574_debugfs_del - remove what i82574_debugfs_add() created
+ * @priv: device
+ */
 void i82574_debugfs_del(struct i82574_dev *priv)
 {
 	debugfs_remove(priv->dbg_dir);
 	priv->dbg_dir = NULL;
 }
 
+/**
+ * i82574_debugfs_init - create the driver's debugfs root
+ */
 void i82574_debugfs_init(void)
 {
 	i82574_dbg_root = debugfs_create_dir(I82574_DRV_NAME, NULL);
 }
 
+/**
+ * i82574_debugfs_exit - remove the driver's debugfs root
+ */
 void i82574_debugfs_exit(void)
 {
 	debugfs_remove(i82574_dbg_root);

@@ -8,42 +8,34 @@
  */
 
 #include <linux/pci.h>
-#include <linux/rtnetlink.h>
+#include <linux/netdevice.h>
 
 #include "i82574.h"
 
 /* Stop using the device: it may answer no MMIO at all (a fatal error
- * freezes the channel until the link is reset). The rings are emptied as
- * for a reset; the vectors and the interface's settings stay.
+ * freezes the channel until the link is reset), and the service work's
+ * reads would see all-ones.
  */
 static pci_ers_result_t i82574_error_detected(struct pci_dev *pdev,
 					      pci_channel_state_t state)
 {
 	struct i82574_dev *priv = pci_get_drvdata(pdev);
-	struct net_device *netdev = priv->netdev;
 
-	netdev_warn(netdev, "PCIe error, channel %s\n",
+	netdev_warn(priv->netdev, "PCIe error, channel %s\n",
 		    state == pci_channel_io_normal ? "working" :
 		    state == pci_channel_io_frozen ? "frozen" : "failed");
-	rtnl_lock();
-	netif_device_detach(netdev);
-	if (netif_running(netdev))
-		i82574_down(priv);
-	rtnl_unlock();
-	/* the service work reads the MAC counters: none until resume */
-	cancel_delayed_work_sync(&priv->service_task);
+	i82574_pm_stop(priv);
 	if (state == pci_channel_io_perm_failure)
 		return PCI_ERS_RESULT_DISCONNECT;
 	pci_disable_device(pdev);
 	return PCI_ERS_RESULT_NEED_RESET;
 }
 
-/* The function was reset (or may have been): bring its PCI state back,
- * then reset and set up the MAC and the PHY as probe did.
+/* The function was reset (or may have been): bring its PCI state back.
+ * The MAC and the PHY are reset in resume, as after a suspend.
  */
 static pci_ers_result_t i82574_slot_reset(struct pci_dev *pdev)
 {
-	struct i82574_dev *priv = pci_get_drvdata(pdev);
 	int err;
 
 	err = pci_enable_device_mem(pdev);
@@ -56,35 +48,18 @@ static pci_ers_result_t i82574_slot_reset(struct pci_dev *pdev)
 	pci_restore_state(pdev);
 	/* restoring consumed the saved state: keep it for the next error */
 	pci_save_state(pdev);
-	err = i82574_init_hw(priv);
-	if (err) {
-		dev_err(&pdev->dev, "reset after the error failed: %pe\n",
-			ERR_PTR(err));
-		return PCI_ERS_RESULT_DISCONNECT;
-	}
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
-/* Traffic may flow again: restart what error_detected stopped. */
+/* Traffic may flow again: reset the device, restart what error_detected
+ * stopped, keeping every setting (the MAC address the stack holds too).
+ */
 static void i82574_error_resume(struct pci_dev *pdev)
 {
 	struct i82574_dev *priv = pci_get_drvdata(pdev);
-	struct net_device *netdev = priv->netdev;
-	int err = 0;
 
-	rtnl_lock();
-	if (netif_running(netdev)) {
-		i82574_set_drv_load(priv, true);
-		err = i82574_phy_start(priv);
-		i82574_up(priv);
-	}
-	netif_device_attach(netdev);
-	rtnl_unlock();
-	if (err)
-		netdev_err(netdev, "PHY start after the error failed: %pe\n",
-			   ERR_PTR(err));
-	schedule_delayed_work(&priv->service_task, 0);
-	netdev_info(netdev, "recovered from the PCIe error\n");
+	i82574_pm_restart(priv);
+	netdev_info(priv->netdev, "recovered from the PCIe error\n");
 }
 
 const struct pci_error_handlers i82574_err_handler = {

@@ -548,6 +548,50 @@ static void i82574_get_ethtool_stats(struct net_device *netdev,
 	*data++ = priv->resets;
 }
 
+/* ethtool's Wake-on-LAN modes and the wake-up filters that match them */
+static const struct {
+	u32 wake;
+	u32 wufc;
+} i82574_wol_map[] = {
+	{ WAKE_MAGIC, I82574_WUFC_MAG },
+	{ WAKE_UCAST, I82574_WUFC_EX },
+	{ WAKE_MCAST, I82574_WUFC_MC },
+	{ WAKE_BCAST, I82574_WUFC_BC },
+};
+
+#define I82574_WOL_MODES	(WAKE_MAGIC | WAKE_UCAST | WAKE_MCAST | WAKE_BCAST)
+
+static void i82574_get_wol(struct net_device *netdev,
+			   struct ethtool_wolinfo *wol)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	unsigned int i;
+
+	wol->supported = I82574_WOL_MODES;
+	wol->wolopts = 0;
+	for (i = 0; i < ARRAY_SIZE(i82574_wol_map); i++)
+		if (priv->wol & i82574_wol_map[i].wufc)
+			wol->wolopts |= i82574_wol_map[i].wake;
+}
+
+/* Stored only: the filters are programmed at suspend and shutdown */
+static int i82574_set_wol(struct net_device *netdev,
+			  struct ethtool_wolinfo *wol)
+{
+	struct i82574_dev *priv = netdev_priv(netdev);
+	unsigned int i;
+	u32 wufc = 0;
+
+	if (wol->wolopts & ~I82574_WOL_MODES)
+		return -EOPNOTSUPP;
+	for (i = 0; i < ARRAY_SIZE(i82574_wol_map); i++)
+		if (wol->wolopts & i82574_wol_map[i].wake)
+			wufc |= i82574_wol_map[i].wufc;
+	priv->wol = wufc;
+	device_set_wakeup_enable(&priv->pdev->dev, wufc);
+	return 0;
+}
+
 static const struct ethtool_ops i82574_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
@@ -555,6 +599,8 @@ static const struct ethtool_ops i82574_ethtool_ops = {
 	.get_regs_len		= i82574_get_regs_len,
 	.get_regs		= i82574_get_regs,
 	.get_link		= ethtool_op_get_link,
+	.get_wol		= i82574_get_wol,
+	.set_wol		= i82574_set_wol,
 	.get_link_ksettings	= i82574_get_link_ksettings,
 	.set_link_ksettings	= i82574_set_link_ksettings,
 	.nway_reset		= i82574_nway_reset,

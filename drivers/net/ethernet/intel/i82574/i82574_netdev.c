@@ -2,6 +2,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <net/netdev_queues.h>
 #include <kunit/visibility.h>
@@ -420,7 +421,8 @@ static void i82574_reset(struct i82574_dev *priv)
 	int err;
 
 	rtnl_lock();
-	if (netif_running(priv->netdev)) {
+	/* not while suspend has the device detached */
+	if (netif_running(priv->netdev) && netif_device_present(priv->netdev)) {
 		netdev_warn(priv->netdev, "resetting the device\n");
 		i82574_down(priv);
 		err = i82574_reset_mac_phy(priv);
@@ -445,19 +447,9 @@ static bool i82574_check_phy_hang(struct i82574_dev *priv)
 	return true;
 }
 
-/**
- * i82574_service_task - periodic and on-demand housekeeping
- * @work: priv->service_task
- *
- * Runs every I82574_SERVICE_PERIOD, and at once for link changes and TX
- * timeouts: the PHY hang check, resets, descriptor flushes, link state
- * and the MAC counters.
- */
-void i82574_service_task(struct work_struct *work)
+/* The work's register accesses; the device is powered */
+static void i82574_service_hw(struct i82574_dev *priv)
 {
-	struct i82574_dev *priv = container_of(to_delayed_work(work),
-					       struct i82574_dev, service_task);
-
 	if (i82574_check_phy_hang(priv))
 		set_bit(I82574_STATE_RESET_REQ, &priv->state);
 	if (test_and_clear_bit(I82574_STATE_RESET_REQ, &priv->state))
@@ -469,6 +461,33 @@ void i82574_service_task(struct work_struct *work)
 						      &priv->state));
 	}
 	i82574_update_hw_stats(priv);
+}
+
+/**
+ * i82574_service_task - periodic and on-demand housekeeping
+ * @work: priv->service_task
+ *
+ * Runs every I82574_SERVICE_PERIOD, and at once for link changes and TX
+ * timeouts: the PHY hang check, resets, descriptor flushes, link state
+ * and the MAC counters. Skips the hardware while the device is runtime
+ * suspended (its interface is down then, with nothing to reset), and
+ * stops while system sleep has the device detached.
+ */
+void i82574_service_task(struct work_struct *work)
+{
+	struct i82574_dev *priv = container_of(to_delayed_work(work),
+					       struct i82574_dev, service_task);
+	struct device *dev = &priv->pdev->dev;
+	int active;
+
+	if (!netif_device_present(priv->netdev))
+		return;
+	/* -EINVAL: no runtime PM (or disabled), the device is powered */
+	active = pm_runtime_get_if_active(dev);
+	if (active)
+		i82574_service_hw(priv);
+	if (active > 0)
+		pm_runtime_put_autosuspend(dev);
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
 }
 
@@ -477,9 +496,14 @@ static int i82574_open(struct net_device *netdev)
 	struct i82574_dev *priv = netdev_priv(netdev);
 	int err;
 
-	err = i82574_open_vectors(priv);
+	err = i82574_pm_get(priv);
 	if (err)
 		return err;
+	/* a reset asked for before the last close has nothing left to do */
+	clear_bit(I82574_STATE_RESET_REQ, &priv->state);
+	err = i82574_open_vectors(priv);
+	if (err)
+		goto put_pm;
 	/* tell the (AMT) firmware the interface is in use */
 	i82574_set_drv_load(priv, true);
 	err = i82574_phy_start(priv);
@@ -491,6 +515,8 @@ static int i82574_open(struct net_device *netdev)
 release_hw:
 	i82574_set_drv_load(priv, false);
 	i82574_close_vectors(priv);
+put_pm:
+	i82574_pm_put(priv);
 	return err;
 }
 
@@ -503,6 +529,7 @@ static int i82574_stop(struct net_device *netdev)
 	netif_carrier_off(netdev);
 	i82574_phy_power_down(priv);
 	i82574_set_drv_load(priv, false);
+	i82574_pm_put(priv);
 	return 0;
 }
 
@@ -514,7 +541,9 @@ static int i82574_set_mac_address(struct net_device *netdev, void *p)
 	if (!is_valid_ether_addr(addr->sa_data))
 		return -EADDRNOTAVAIL;
 	eth_hw_addr_set(netdev, addr->sa_data);
-	i82574_write_rar(priv, 0, netdev->dev_addr);
+	/* a device that is down may be in D3; i82574_up() writes RAR 0 */
+	if (netif_running(netdev))
+		i82574_write_rar(priv, 0, netdev->dev_addr);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 
 #include "i82574.h"
@@ -50,8 +51,12 @@ static irqreturn_t i82574_intr(int irq, void *data)
 {
 	struct i82574_dev *priv = data;
 	struct i82574_napi_vector *nv;
-	u32 icr = rd32(priv, I82574_ICR);
+	u32 icr;
 
+	/* a shared line may fire while the device sits in D3 */
+	if (pm_runtime_suspended(&priv->pdev->dev))
+		return IRQ_NONE;
+	icr = rd32(priv, I82574_ICR);
 	if (!icr)
 		return IRQ_NONE;
 	if (icr & I82574_INT_LSC)
@@ -162,17 +167,11 @@ static void i82574_disable_aspm(struct pci_dev *pdev)
 	pci_disable_link_state(pdev, PCIE_LINK_STATE_L0S | PCIE_LINK_STATE_L1);
 }
 
-/**
- * i82574_init_hw - bring the MAC and the PHY to their state after probe
- * @priv: device
- *
- * MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
+/* MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
  * down, as the interface is (unless its link is needed, see
- * i82574_phy_power_down()). Also after a PCIe error's reset.
- *
- * Return: 0 or a negative errno; on failure DRV_LOAD may be left set.
+ * i82574_phy_power_down()). On failure DRV_LOAD may be left set.
  */
-int i82574_init_hw(struct i82574_dev *priv)
+static int i82574_init_hw(struct i82574_dev *priv)
 {
 	int err;
 
@@ -243,6 +242,7 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto free_irqs;
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
 	i82574_debugfs_add(priv);
+	i82574_pm_init(priv);
 	netdev_info(netdev, "%pM, %s, %u queue pairs\n", netdev->dev_addr,
 		    priv->msix ? "MSI-X" : "single interrupt",
 		    priv->cfg.num_qp);
@@ -268,6 +268,7 @@ static void i82574_remove(struct pci_dev *pdev)
 {
 	struct i82574_dev *priv = pci_get_drvdata(pdev);
 
+	i82574_pm_exit(priv);
 	i82574_debugfs_del(priv);
 	unregister_netdev(priv->netdev);
 	cancel_delayed_work_sync(&priv->service_task);
@@ -283,23 +284,6 @@ static void i82574_remove(struct pci_dev *pdev)
 	pci_disable_device(pdev);
 }
 
-static void i82574_shutdown(struct pci_dev *pdev)
-{
-	struct i82574_dev *priv = pci_get_drvdata(pdev);
-
-	/* no reset from the service work may bring the device back up */
-	cancel_delayed_work_sync(&priv->service_task);
-	rtnl_lock();
-	netif_device_detach(priv->netdev);
-	if (netif_running(priv->netdev))
-		i82574_down(priv);
-	rtnl_unlock();
-	i82574_hw_quiesce(priv);
-	i82574_phy_power_down(priv);
-	i82574_set_drv_load(priv, false);
-	pci_clear_master(pdev);
-}
-
 static struct pci_driver i82574_driver = {
 	.name		= I82574_DRV_NAME,
 	.id_table	= i82574_pci_tbl,
@@ -307,6 +291,7 @@ static struct pci_driver i82574_driver = {
 	.remove		= i82574_remove,
 	.shutdown	= i82574_shutdown,
 	.err_handler	= &i82574_err_handler,
+	.driver.pm	= pm_ptr(&i82574_pm_ops),
 };
 
 static int __init i82574_init_module(void)

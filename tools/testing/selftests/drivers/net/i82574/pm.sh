@@ -1,0 +1,534 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Power management of $DRIVER (i82574 by default) on NIC 0 wired to NIC 1:
+#  - Wake-on-LAN: each of ethtool -s wol g/u/m/b/d is reported back, and
+#    a system suspend programs it: QEMU's register trace shows WUFC written
+#    with the matching filters and WUC with PME_EN at the suspend ("m"
+#    with RCTL.MPE), both written 0 and WUS cleared at the resume;
+#    unsupported modes are refused with EINVAL or EOPNOTSUPP, through
+#    netlink and the ioctl, and the setting stays;
+#  - runtime PM: with power/control "auto", the PCI device suspends once
+#    the interface is down, an ethtool query while it is suspended answers
+#    and lets it suspend again; ip link set up resumes it and traffic
+#    flows;
+#  - system suspend and resume with iperf3 running: the callbacks ran (the
+#    trace shows a MAC reset and the wake-up registers), iperf3 completes,
+#    traffic flows after, and every setting changed before (ring sizes,
+#    RSS table and key, coalescing, MTU, promisc, a multicast address, the
+#    TX queue's dispatch_limit and BQL limit_max) reads back the same.
+# A system suspend here is NIC 0's alone: the driver's debugfs pm_sleep
+# runs the PCI bus's prepare/suspend/resume/complete callbacks as pm_test
+# "devices" does. A whole-system cycle (echo mem > /sys/power/state) kills
+# the harness guest: virtio resets its devices at resume and 9p, the root
+# file system, cannot restore its queues. PM_SYSTEM=1 uses it all the
+# same (pm_test "devices"), where the root survives. The other NICs'
+# interfaces are down for the trace windows: QEMU's e1000e events do not
+# say which NIC wrote. DRIVER=e1000e runs what applies: e1000e has no
+# pm_sleep hook (its suspend cases skip unless PM_SYSTEM=1), offers no WoL
+# here (it needs PME, which the model's PM capability lacks), runtime
+# suspends on link loss rather than at ip link set down, and has no
+# ethtool -x or dispatch_limit.
+
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+WUC=0x5800
+WUFC=0x5808
+WUS=0x5810
+CTRL=0x0
+RCTL=0x100
+CTRL_RST=$((1 << 26))
+PME_EN=0x2
+MPE=0x10
+PM_SYSTEM=${PM_SYSTEM:-0}
+DL_OK=0
+PM_STATE=
+IPERF_SECS=${IPERF_SECS:-4}
+MCAST=01:00:5e:01:02:03
+declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
+SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
+
+ktap_print_header
+for d in "$DRIVER" e1000e; do
+	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
+		ktap_skip_all "driver $d is not built in"
+		exit "$KSFT_SKIP"
+	fi
+done
+if ! reg_trace_available; then
+	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 19
+
+# note TEXT: a KTAP diagnostic, TEXT as it is
+note()
+{
+	printf '# %s\n' "$*"
+}
+
+cleanup()
+{
+	local i
+
+	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	wire_cleanup
+	[ -n "$SAVED_PM_TEST" ] && echo "$SAVED_PM_TEST" > /sys/power/pm_test
+	[ -n "$SAVED_DELAY" ] &&
+		echo "$SAVED_DELAY" > /sys/module/suspend/parameters/pm_test_delay
+	nic_dev 0
+	[ -n "$SAVED_CONTROL" ] && echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
+	# bound to $DRIVER afresh (every setting at its default), down, as
+	# the other tests expect a NIC
+	for i in 0 1; do
+		nic_dev "$i"
+		[ -e "$NIC_DEV/driver" ] &&
+			echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind"
+	done
+	nic_bind "$DRIVER" 0 1
+	reg_trace_restore_others
+}
+trap cleanup EXIT
+
+# pm_prepare: how sleep_cycle suspends NIC 0: its pm_sleep hook, or with
+# PM_SYSTEM=1 the whole system, with pm_test at "devices" without its 5 s
+# wait (PM_STATE: mem if offered, else freeze)
+pm_prepare()
+{
+	local t
+
+	PM_HOOK=/sys/kernel/debug/$DRIVER/$(nic_bdf 0)/pm_sleep
+	if [ "$PM_SYSTEM" != 1 ]; then
+		[ -e "$PM_HOOK" ]
+		return
+	fi
+	rd /sys/power/pm_test || return 1
+	SAVED_PM_TEST=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<< "$RD")
+	rd /sys/module/suspend/parameters/pm_test_delay && SAVED_DELAY=$RD
+	echo 0 > /sys/module/suspend/parameters/pm_test_delay || return 1
+	echo devices > /sys/power/pm_test || return 1
+	rd /sys/power/state || return 1
+	for t in mem freeze; do
+		[[ " $RD " == *" $t "* ]] && { PM_STATE=$t; break; }
+	done
+	[ -n "$PM_STATE" ]
+}
+
+# sleep_cycle: one suspend and resume of NIC 0 (pm_sleep), or of the
+# system (pm_test: no actual sleep)
+sleep_cycle()
+{
+	if [ "$PM_SYSTEM" = 1 ]; then
+		echo "$PM_STATE" > /sys/power/state
+	else
+		echo 1 > "$PM_HOOK"
+	fi
+}
+
+# traced_sleep: sleep_cycle inside a register trace window; the window's
+# records of CTRL, RCTL and the wake-up registers in TRACE (array)
+traced_sleep()
+{
+	local rc t0=$EPOCHREALTIME t1 t2
+
+	reg_trace_on e1000e_core_write || return 1
+	t1=$EPOCHREALTIME
+	sleep_cycle
+	rc=$?
+	t2=$EPOCHREALTIME
+	reg_trace_off || return 1
+	note "trace on $(ms "$t0" "$t1") ms, cycle $(ms "$t1" "$t2") ms, trace off $(ms "$t2" "$EPOCHREALTIME") ms"
+	trace_records
+	return $rc
+}
+
+# trace_records [FROM TO]: the records of CTRL, RCTL and the wake-up
+# registers between the log offsets FROM and TO (default: the last
+# window) in TRACE (array)
+trace_records()
+{
+	mapfile -t TRACE < <(reg_trace_lines "$@" |
+		grep -E 'register 0x(0|100|5800|5808|5810),' | reg_trace_parse)
+	note "${#TRACE[@]} records of CTRL, RCTL, WUC, WUFC, WUS"
+}
+
+# wol_window: one trace window for every Wake-on mode in WOL_MODES: each
+# set, read back (REPORTED), and a sleep cycle (SLEPT: its status);
+# MARK[mode] the log offset before the mode was set, MARK[end] after the
+# last cycle
+declare -A REPORTED=() SLEPT=() MARK=()
+wol_window()
+{
+	local m
+
+	reg_trace_on e1000e_core_write || return 1
+	for m in "${WOL_MODES[@]}"; do
+		MARK[$m]=$(reg_trace_mark) || return 1
+		ethtool -s "$IFN" wol "$m" && wol_of "$IFN" && REPORTED[$m]=$WOL
+		sleep_cycle
+		SLEPT[$m]=$?
+	done
+	MARK[end]=$(reg_trace_mark) || return 1
+	reg_trace_off
+}
+
+# ms T0 T1: milliseconds from EPOCHREALTIME T0 to T1
+ms()
+{
+	echo $(( (${2/./} - ${1/./}) / 1000 ))
+}
+
+# wol_of IF: the Wake-on setting ethtool reports, in WOL
+wol_of()
+{
+	WOL=$(ethtool "$1" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	[ -n "$WOL" ]
+}
+
+# wol_supported IF MODES: every letter of MODES is in "Supports Wake-on"
+wol_supported()
+{
+	local s m
+
+	s=$(ethtool "$1" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	for m in $(fold -w1 <<< "$2"); do
+		# "d" (off) is never listed; it needs some mode to turn off
+		[ "$m" = d ] && m=g
+		[[ $s == *$m* ]] || return 1
+	done
+}
+
+# wake_programmed MODE: in TRACE, the suspend wrote WUFC with MODE's
+# filters (then WUC with PME_EN, or WUC 0 for "d"), "m" with RCTL.MPE set
+# before it; the resume then wrote WUFC 0, WUC 0 and cleared WUS
+wake_programmed()
+{
+	local want=${WUFC_OF[$1]} r o v stage=0 rctl=0 wuc_ok=0 clr_wufc=0 \
+		clr_wuc=0 wus=0
+
+	for r in "${TRACE[@]}"; do
+		o=${r#reg }
+		v=${o#* }
+		o=${o%% *}
+		case $stage:$((o)) in
+		0:$((RCTL)))	rctl=$v ;;
+		0:$((WUFC)))	[ $((v)) -eq $((want)) ] || continue
+				stage=1 ;;
+		1:$((WUC)))	if [ "$want" = 0 ]; then
+					[ $((v)) -eq 0 ] && wuc_ok=1
+				else
+					(( v & PME_EN )) && wuc_ok=1
+				fi
+				stage=2 ;;
+		2:$((WUFC)))	[ $((v)) -eq 0 ] && clr_wufc=1 ;;
+		2:$((WUC)))	[ $((v)) -eq 0 ] && [ $clr_wufc = 1 ] && clr_wuc=1 ;;
+		2:$((WUS)))	[ $clr_wuc = 1 ] && wus=1 ;;
+		esac
+	done
+	note "wol $1: WUFC $want at suspend: $((stage > 0)), WUC $wuc_ok," \
+	     "RCTL before it $rctl; at resume WUFC 0: $clr_wufc, WUC 0: $clr_wuc, WUS cleared: $wus"
+	[ "$1" != m ] || (( rctl & MPE )) || return 1
+	[ $stage = 2 ] && [ $wuc_ok = 1 ] && [ $clr_wuc = 1 ] && [ $wus = 1 ]
+}
+
+# wol_case MODE NEXT: MODE was reported back, and its cycle (the window's
+# part from MARK[MODE] to MARK[NEXT]) programmed it
+wol_case()
+{
+	[ "${REPORTED[$1]:-}" = "$1" ] ||
+		{ note "wol $1: Wake-on ${REPORTED[$1]:-unread}"; return 1; }
+	[ "${SLEPT[$1]}" = 0 ] || { note "wol $1: sleep cycle failed"; return 1; }
+	trace_records "${MARK[$1]}" "${MARK[$2]}"
+	wake_programmed "$1"
+}
+
+# wol_refused: each mode of p, a, s, f the device does not list among its
+# supported ones, alone and with g, fails (EINVAL from the core's netlink
+# check, or EOPNOTSUPP from the driver); Wake-on stays g
+wol_refused()
+{
+	local m out rc=0 bad=()
+
+	for m in p a s f; do
+		wol_supported "$IFN" "$m" || bad+=("$m" "g$m")
+	done
+	note "unsupported: ${bad[*]}"
+	[ ${#bad[@]} -gt 0 ] || return 1
+	ethtool -s "$IFN" wol g || return 1
+	for m in "${bad[@]}"; do
+		if out=$(ethtool -s "$IFN" wol "$m" 2>&1); then
+			note "wol $m: accepted"
+			rc=1
+		elif [[ $out != *"Invalid argument"* &&
+			$out != *"Operation not supported"* ]]; then
+			note "wol $m: $out"
+			rc=1
+		fi
+	done
+	wol_of "$IFN" && [ "$WOL" = g ] || { note "Wake-on $WOL after them"; rc=1; }
+	ethtool -s "$IFN" wol d
+	return $rc
+}
+
+# rpm_status: NIC 0's runtime PM status in RD
+rpm_status()
+{
+	rd "$NIC_DEV/power/runtime_status"
+}
+
+rpm_is()
+{
+	rpm_status && [ "$RD" = "$1" ]
+}
+
+# rpm_down: with power/control auto, ip link set down lets the device
+# suspend; ethtool -g while suspended answers with the ring sizes and the
+# device suspends again after
+rpm_down()
+{
+	local out
+
+	echo auto > "$NIC_DEV/power/control" || return 1
+	ip link set "$IF_A" down || return 1
+	if ! wait_for 100 rpm_is suspended; then
+		note "runtime_status $RD 10 s after ip link set down"
+		return 1
+	fi
+	out=$(ethtool -g "$IF_A" | sed -n '/^Current/,$s/^RX:[[:space:]]*//p') ||
+		return 1
+	[ "$out" = 256 ] || { note "ethtool -g on the suspended device: RX $out"; return 1; }
+	wait_for 100 rpm_is suspended || { note "not suspended again: $RD"; return 1; }
+}
+
+# rpm_up: ip link set up resumes the device, the link comes back, and
+# ping works
+rpm_up()
+{
+	ip link set "$IF_A" up || return 1
+	rpm_is active || { note "runtime_status $RD after ip link set up"; return 1; }
+	wait_for 100 carrier_up "$IF_A" || return 1
+	# the link may drop once more as autonegotiation restarts
+	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
+		{ note "ping failed"; return 1; }
+}
+
+# squash VAR TEXT: TEXT with each run of white space made one space, in VAR
+squash()
+{
+	local -a w
+
+	read -r -d '' -a w <<< "$2"
+	printf -v "$1" '%s' "${w[*]}"
+}
+
+# snapshot ARRAY: every setting under test, one string each (five
+# processes: each costs up to a second on the debug kernel)
+snapshot()
+{
+	local -n s=$1
+	local q=/sys/class/net/$IF_A/queues/tx-0 out re
+
+	s=()
+	out=$(ethtool -g "$IF_A" 2>&1)
+	squash "s[ring]" "${out#*Current hardware settings:}"
+	squash "s[rss]" "$(ethtool -x "$IF_A" 2>&1)"
+	out=$(ethtool -c "$IF_A" 2>&1)
+	re='Adaptive RX:[[:space:]]*([a-z/]+)[[:space:]]+TX:[[:space:]]*([a-z/]+)'
+	re+='.*rx-usecs:[[:space:]]*([0-9]+).*tx-usecs:[[:space:]]*([0-9]+)'
+	[[ $out =~ $re ]] && s[coal]="adaptive ${BASH_REMATCH[1]}/${BASH_REMATCH[2]} rx-usecs ${BASH_REMATCH[3]} tx-usecs ${BASH_REMATCH[4]}"
+	out=$(ip -d -o link show dev "$IF_A")
+	[[ $out =~ (mtu [0-9]+) ]] && s[mtu]=${BASH_REMATCH[1]}
+	[[ $out =~ (promiscuity [0-9]+) ]] && s[promisc]=${BASH_REMATCH[1]}
+	out=$(ip maddr show dev "$IF_A")
+	s[mcast]="$MCAST $([[ $out == *"$MCAST"* ]] && echo joined || echo absent)"
+	rd "$q/dispatch_limit" && s[dl]=$RD
+	rd "$q/byte_queue_limits/limit_max" && s[bql]=$RD
+}
+declare -A BEFORE AFTER DEFAULTS
+
+# settings_change: a value other than the default for every setting
+settings_change()
+{
+	local q=/sys/class/net/$IF_A/queues/tx-0 t=$EPOCHREALTIME
+
+	snapshot DEFAULTS
+	note "defaults read in $(ms "$t" "$EPOCHREALTIME") ms"
+	ethtool -G "$IF_A" rx 512 tx 128 || return 1
+	if [ "$DRIVER" = e1000e ]; then
+		ethtool -C "$IF_A" rx-usecs 100 || return 1
+	else
+		ethtool -X "$IF_A" weight 1 3 hkey "$(printf '%02x:' {1..39})28" ||
+			return 1
+		ethtool -C "$IF_A" adaptive-rx off adaptive-tx off \
+			rx-usecs 100 tx-usecs 70 || return 1
+	fi
+	note "ethtool settings after $(ms "$t" "$EPOCHREALTIME") ms"
+	ip -batch - <<-EOF || return 1
+		link set $IF_A mtu 4000 promisc on
+		maddr add $MCAST dev $IF_A
+	EOF
+	ip -n "$PEER_NS" link set "$IF_B" mtu 4000 || return 1
+	# e1000e has no ndo_xmit_flush: EOPNOTSUPP
+	echo 8 > "$q/dispatch_limit" 2>/dev/null && DL_OK=1
+	echo 100000 > "$q/byte_queue_limits/limit_max" || return 1
+	note "ip settings after $(ms "$t" "$EPOCHREALTIME") ms"
+	wait_for 100 carrier_up "$IF_A" &&
+		wait_for 100 carrier_up "$IF_B" "$PEER_NS"
+}
+
+# setting_kept KEY WHAT: KEY differs from the default before the suspend,
+# and reads back the same after it
+setting_kept()
+{
+	note "$2 default: ${DEFAULTS[$1]}"
+	note "$2 before: ${BEFORE[$1]}"
+	note "$2 after: ${AFTER[$1]}"
+	[ "${BEFORE[$1]}" != "${DEFAULTS[$1]}" ] &&
+		[ "${BEFORE[$1]}" = "${AFTER[$1]}" ]
+}
+
+# callbacks_ran: the trace of the cycle shows a MAC reset (CTRL.RST) and
+# the wake-up registers written
+callbacks_ran()
+{
+	local r rst=0 wake=0 o v
+
+	for r in "${TRACE[@]}"; do
+		o=${r#reg }
+		v=${o#* }
+		o=${o%% *}
+		[ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )) && rst=$((rst + 1))
+		[ $((o)) -eq $((WUC)) ] || [ $((o)) -eq $((WUFC)) ] && wake=$((wake + 1))
+	done
+	note "MAC resets: $rst, wake-up register writes: $wake"
+	[ $rst -gt 0 ] && [ $wake -gt 0 ]
+}
+
+# iperf_across: iperf3 started before the cycle ends after it, without error
+iperf_across()
+{
+	local pid rc
+
+	ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
+		--pidfile /tmp/iperf3-pm-$$.pid || return 1
+	wait_for 30 test -s /tmp/iperf3-pm-$$.pid
+	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > "${RESULTS:-/tmp}/pm-iperf3.json" &
+	pid=$!
+	nap 1
+	traced_sleep
+	SLEEP_RC=$?
+	wait $pid
+	rc=$?
+	wait_for 50 test ! -e /tmp/iperf3-pm-$$.pid
+	note "iperf3 across the cycle: rc $rc," \
+	     "$(json_get "${RESULTS:-/tmp}/pm-iperf3.json" \
+		'round(j["end"]["sum_received"]["bytes"] / 1e6, 1)' 2>/dev/null) MB"
+	[ $rc -eq 0 ] && ! grep -q '"error"' "${RESULTS:-/tmp}/pm-iperf3.json"
+}
+
+# traffic_after: carrier back on both ends, ping and a short iperf3 run
+traffic_after()
+{
+	wait_for 100 carrier_up "$IF_A" &&
+		wait_for 100 carrier_up "$IF_B" "$PEER_NS" || return 1
+	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
+		{ note "ping failed"; return 1; }
+	iperf3_run pm-after -t 1
+}
+
+nic_reclaim 0
+nic_bind "$DRIVER" 0 || ktap_exit_fail_msg "cannot bind NIC 0 to $DRIVER"
+if pm_prepare; then
+	CAN_SLEEP=1
+else
+	CAN_SLEEP=0
+	note "no $PM_HOOK (PM_SYSTEM=1: a whole-system pm_test cycle)"
+fi
+reg_trace_idle_others 0 1 || ktap_exit_fail_msg "cannot set the other NICs down"
+IFN=$(nic_ifname 0)
+ip link set "$IFN" up
+note "$DRIVER, NIC 0 ($IFN); sleep: $([ "$PM_SYSTEM" = 1 ] && echo "system, $PM_STATE, pm_test devices" || echo "$PM_HOOK")"
+
+# Wake-on-LAN, NIC 0 alone
+WOL_MODES=(g u m b d)
+if ! wol_supported "$IFN" gumb; then
+	for m in "${WOL_MODES[@]}"; do
+		ktap_test_skip "$DRIVER: wol $m (the device reports no such WoL support)"
+	done
+elif [ $CAN_SLEEP = 0 ]; then
+	for m in "${WOL_MODES[@]}"; do
+		ktap_test_skip "$DRIVER: wol $m (no per-device suspend hook)"
+	done
+else
+	wol_window || ktap_exit_fail_msg "the traced Wake-on-LAN sleep cycles failed"
+	for i in "${!WOL_MODES[@]}"; do
+		m=${WOL_MODES[i]}
+		next=${WOL_MODES[i + 1]:-end}
+		ktap_test_result "$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
+			wol_case "$m" "$next"
+	done
+fi
+if wol_supported "$IFN" g; then
+	ktap_test_result "$DRIVER: unsupported WoL modes refused, setting unchanged" \
+		wol_refused
+else
+	ktap_test_skip "$DRIVER: unsupported WoL modes refused (no WoL support)"
+fi
+
+# NIC 0 wired to NIC 1
+ip link set "$IFN" down
+wire_setup 0 1 || ktap_exit_fail_msg "cannot wire NIC 0 to NIC 1 on $DRIVER"
+nic_dev 0
+rd "$NIC_DEV/power/control" && SAVED_CONTROL=$RD
+if [ "$DRIVER" = e1000e ]; then
+	ktap_test_skip "$DRIVER: runtime suspend at ip link set down (i82574's policy; e1000e suspends on link loss)"
+	ktap_test_skip "$DRIVER: runtime resume at ip link set up, traffic"
+else
+	ktap_test_result "$DRIVER: runtime suspended after ip link set down, ethtool answers" \
+		rpm_down
+	ktap_test_result "$DRIVER: runtime resumed by ip link set up, traffic flows" \
+		rpm_up
+fi
+echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
+wait_for 100 carrier_up "$IF_A"
+
+# system suspend with settings changed and iperf3 running
+T0=$EPOCHREALTIME
+settings_change || ktap_exit_fail_msg "cannot change the settings"
+note "settings changed in $(ms "$T0" "$EPOCHREALTIME") ms"
+snapshot BEFORE
+SLEEP_CASES=(
+	"iperf3 started before suspend completes after resume:iperf_across"
+	"suspend and resume callbacks ran (MAC reset, wake-up registers):callbacks_ran"
+	"traffic after resume:traffic_after"
+)
+KEPT_CASES=(
+	"ring sizes kept (ethtool -g):ring"
+	"RSS table and key kept (ethtool -x):rss"
+	"coalescing kept (ethtool -c):coal"
+	"MTU kept:mtu"
+	"promiscuous mode kept:promisc"
+	"multicast address kept:mcast"
+	"tx-0 dispatch_limit kept:dl"
+	"tx-0 BQL limit_max kept:bql"
+)
+for c in "${SLEEP_CASES[@]}"; do
+	if [ $CAN_SLEEP = 0 ]; then
+		ktap_test_skip "$DRIVER: ${c%:*} (no per-device suspend hook)"
+	else
+		ktap_test_result "$DRIVER: ${c%:*}" "${c##*:}"
+	fi
+done
+snapshot AFTER
+for c in "${KEPT_CASES[@]}"; do
+	if [ $CAN_SLEEP = 0 ]; then
+		ktap_test_skip "$DRIVER: ${c%:*} (no per-device suspend hook)"
+	elif [ "$DRIVER" = e1000e ] && [ "${c##*:}" = rss ]; then
+		ktap_test_skip "$DRIVER: ${c%:*} (no ethtool -x)"
+	elif [ $DL_OK = 0 ] && [ "${c##*:}" = dl ]; then
+		ktap_test_skip "$DRIVER: ${c%:*} (the driver has no dispatch_limit)"
+	else
+		ktap_test_result "$DRIVER: ${c%:*}" setting_kept "${c##*:}" "${c%%:*}"
+	fi
+done
+ktap_finished
