@@ -350,7 +350,7 @@ defaults()
 	# the model's partner: MII_LPA 0x07e0 (with LPACK), MII_STAT1000 0x3c00
 	reports "Link partner advertised link modes" "$LP_MODES" || rc=1
 	reports "Link partner advertised pause frame use" "Symmetric" || rc=1
-	pause_is on on on || rc=1
+	pause_is on "on" on || rc=1
 	return $rc
 }
 
@@ -488,9 +488,9 @@ pause()
 }
 
 # against the model's partner (PAUSE, no ASM_DIR): receive only, then none
-pause_rx() { pause on on off $((PAUSE_CAP | PAUSE_ASYM)) $RFCE; }
+pause_rx() { pause on "on" off $((PAUSE_CAP | PAUSE_ASYM)) $RFCE; }
 pause_tx() { pause on off on $PAUSE_ASYM 0; }
-pause_forced() { pause off on on - $((RFCE | TFCE)); }
+pause_forced() { pause off on "on" - $((RFCE | TFCE)); }
 
 # kept: after what step did (in REC), the 10/100 full advertisement with
 # pause rx only is what the PHY has and what ethtool reports; RFCE alone.
@@ -608,6 +608,7 @@ TX_STOP=/sys/kernel/debug/$DRIVER/$(nic_bdf "$NIC")/tx_stop
 if [ -w "$TX_STOP" ]; then
 	ktap_test_result "$DRIVER: settings survive a TX timeout reset" kept_reset
 else
-	ktap_test_skip "$DRIVER: settings survive a TX timeout reset: no tx_stop hook (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"
+	why="no tx_stop hook (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"
+	ktap_test_skip "$DRIVER: settings survive a TX timeout reset: $why"
 fi
 ktap_finished

@@ -137,7 +137,8 @@ traced_sleep()
 	rc=$?
 	t2=$EPOCHREALTIME
 	reg_trace_off || return 1
-	note "trace on $(ms "$t0" "$t1") ms, cycle $(ms "$t1" "$t2") ms, trace off $(ms "$t2" "$EPOCHREALTIME") ms"
+	note "trace on $(ms "$t0" "$t1") ms, cycle $(ms "$t1" "$t2") ms," \
+	     "trace off $(ms "$t2" "$EPOCHREALTIME") ms"
 	trace_records
 	return $rc
 }
@@ -335,7 +336,10 @@ snapshot()
 	out=$(ethtool -c "$IF_A" 2>&1)
 	re='Adaptive RX:[[:space:]]*([a-z/]+)[[:space:]]+TX:[[:space:]]*([a-z/]+)'
 	re+='.*rx-usecs:[[:space:]]*([0-9]+).*tx-usecs:[[:space:]]*([0-9]+)'
-	[[ $out =~ $re ]] && s[coal]="adaptive ${BASH_REMATCH[1]}/${BASH_REMATCH[2]} rx-usecs ${BASH_REMATCH[3]} tx-usecs ${BASH_REMATCH[4]}"
+	if [[ $out =~ $re ]]; then
+		s[coal]="adaptive ${BASH_REMATCH[1]}/${BASH_REMATCH[2]}"
+		s[coal]+=" rx-usecs ${BASH_REMATCH[3]} tx-usecs ${BASH_REMATCH[4]}"
+	fi
 	out=$(ip -d -o link show dev "$IF_A")
 	[[ $out =~ (mtu [0-9]+) ]] && s[mtu]=${BASH_REMATCH[1]}
 	[[ $out =~ (promiscuity [0-9]+) ]] && s[promisc]=${BASH_REMATCH[1]}
@@ -447,7 +451,11 @@ fi
 reg_trace_idle_others 0 1 || ktap_exit_fail_msg "cannot set the other NICs down"
 IFN=$(nic_ifname 0)
 ip link set "$IFN" up
-note "$DRIVER, NIC 0 ($IFN); sleep: $([ "$PM_SYSTEM" = 1 ] && echo "system, $PM_STATE, pm_test devices" || echo "$PM_HOOK")"
+if [ "$PM_SYSTEM" = 1 ]; then
+	note "$DRIVER, NIC 0 ($IFN); sleep: system, $PM_STATE, pm_test devices"
+else
+	note "$DRIVER, NIC 0 ($IFN); sleep: $PM_HOOK"
+fi
 
 # Wake-on-LAN, NIC 0 alone
 WOL_MODES=(g u m b d)
@@ -464,7 +472,8 @@ else
 	for i in "${!WOL_MODES[@]}"; do
 		m=${WOL_MODES[i]}
 		next=${WOL_MODES[i + 1]:-end}
-		ktap_test_result "$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
+		ktap_test_result \
+			"$DRIVER: wol $m reported, programmed at suspend, cleared at resume" \
 			wol_case "$m" "$next"
 	done
 fi
@@ -481,7 +490,8 @@ wire_setup 0 1 || ktap_exit_fail_msg "cannot wire NIC 0 to NIC 1 on $DRIVER"
 nic_dev 0
 rd "$NIC_DEV/power/control" && SAVED_CONTROL=$RD
 if [ "$DRIVER" = e1000e ]; then
-	ktap_test_skip "$DRIVER: runtime suspend at ip link set down (i82574's policy; e1000e suspends on link loss)"
+	why="(i82574's policy; e1000e suspends on link loss)"
+	ktap_test_skip "$DRIVER: runtime suspend at ip link set down $why"
 	ktap_test_skip "$DRIVER: runtime resume at ip link set up, traffic"
 else
 	ktap_test_result "$DRIVER: runtime suspended after ip link set down, ethtool answers" \
