@@ -10,7 +10,11 @@
 #    driver, recovery reported successful, then carrier, ping and iperf3,
 #    the background iperf3 ended without error, no TX timeout;
 #  - an uncorrectable fatal error (MALF_TLP): the port resets its link,
-#    which resets the NIC; the same checks.
+#    which resets the NIC; the same checks, except that the flow running
+#    across it need not survive: on the debug kernel beside another boot
+#    the recovery took long enough for iperf3's control connection to
+#    break ("unable to send control message: Broken pipe"). Its outcome is
+#    printed; traffic after the recovery is required.
 # Without error handlers the AER driver reports "can't recover (no
 # error_detected callback)" and "device recovery failed".
 #
@@ -80,7 +84,11 @@ inject()
 		msg "iperf3 under the error still running after 30 s"
 		return 1
 	fi
-	wait "$bg" || { msg "iperf3 under the error failed"; return 1; }
+	if ! wait "$bg"; then
+		msg "iperf3 under the $kind error: $(json_get \
+			"${RESULTS:-/tmp}/aer-$DRIVER-$kind.json" "j.get('error')")"
+		[ "$kind" = fatal ] || return 1
+	fi
 	if [ "$(kmsg_count "recovery failed")" -ne "$f0" ]; then
 		dmesg | grep -F -e "${PORT##*/}" -e "${NIC_DEV##*/}" | tail -n 4 |
 			while read -r l; do msg "$l"; done
