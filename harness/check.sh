@@ -72,7 +72,6 @@ PERF_TESTS=(
 	"$TOP/harness/guest/hostctl-test.sh"
 	# the driver's programming as silicon needs it, from QEMU's register trace
 	"$SEL/silicon.sh"
-	"$SEL/aer.sh"
 	# link settings and flow control, from the register trace and the link
 	"$SEL/link.sh"
 	# suspend/resume (pm_test), runtime PM and Wake-on-LAN, register trace
@@ -91,6 +90,8 @@ PERF_TESTS=(
 	# cases through i82574 (NETIF; the netdevsim-only ones skip)
 	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=600:$DRV/dispatch_limit.py"
 	"PROGS=dispatch_limit.py,PROG_TIMEOUT=600,TEST_TIMEOUT=900:$SEL/upstream_py.sh"
+	# last, as on the debug kernel (see DEBUG2_TESTS)
+	"$SEL/aer.sh"
 )
 steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
