@@ -455,6 +455,40 @@ reg_trace_available()
 	[ -x "$REG_TRACE_HOSTCTL" ] && [ -f "$REG_TRACE_FILE" ]
 }
 
+# reg_trace_require DRIVER...: skip the whole test (and exit) unless every
+# DRIVER is built in and the register trace is available
+reg_trace_require()
+{
+	local d
+
+	for d in "$@"; do
+		if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
+			ktap_skip_all "driver $d is not built in"
+			exit "$KSFT_SKIP"
+		fi
+	done
+	if ! reg_trace_available; then
+		ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
+		exit "$KSFT_SKIP"
+	fi
+}
+
+# reg_trace_last KIND REG RECORD...: the value of the last KIND record of
+# REG among the records (reg_trace_parse), in LAST; fails if none
+reg_trace_last()
+{
+	local kind=$1 reg=$2 r o
+
+	shift 2
+	LAST=
+	for r in "$@"; do
+		[ "${r%% *}" = "$kind" ] || continue
+		o=${r#* }
+		[ $((${o%% *})) -eq $((reg)) ] && LAST=${o#* }
+	done
+	[ -n "$LAST" ]
+}
+
 # reg_trace_on EVENT...: enable QEMU trace events (names or globs); the
 # window starts at the log's size then, kept in REG_TRACE_FROM
 reg_trace_on()

@@ -67,16 +67,7 @@ REC=() S_BIND=()
 TRACE_KEEP='register 0x(0|28|2c|30|170|2160|2168|5f40),|PHY\[0\]\[(0|4|9)\] ='
 
 ktap_print_header
-for d in "$DRIVER" e1000e; do
-	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
-		ktap_skip_all "driver $d is not built in"
-		exit "$KSFT_SKIP"
-	fi
-done
-if ! reg_trace_available; then
-	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
-	exit "$KSFT_SKIP"
-fi
+reg_trace_require "$DRIVER" e1000e
 if ! command -v ethtool > /dev/null; then
 	ktap_skip_all "no ethtool"
 	exit "$KSFT_SKIP"
@@ -170,18 +161,7 @@ step()
 }
 
 # last KIND REG: the value of the last KIND record of REG in REC, in LAST
-last()
-{
-	local kind=$1 reg=$2 r o
-
-	LAST=
-	for r in "${REC[@]}"; do
-		[ "${r%% *}" = "$kind" ] || continue
-		o=${r#* }
-		[ $((${o%% *})) -eq $((reg)) ] && LAST=${o#* }
-	done
-	[ -n "$LAST" ]
-}
+last() { reg_trace_last "$1" "$2" "${REC[@]}"; }
 
 # held REG MASK VALUE: the PHY register REG, as last written or read in
 # REC, has the bits MASK equal to VALUE

@@ -49,16 +49,7 @@ declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
 SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
 
 ktap_print_header
-for d in "$DRIVER" e1000e; do
-	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
-		ktap_skip_all "driver $d is not built in"
-		exit "$KSFT_SKIP"
-	fi
-done
-if ! reg_trace_available; then
-	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
-	exit "$KSFT_SKIP"
-fi
+reg_trace_require "$DRIVER" e1000e
 ktap_set_plan 19
 
 # note TEXT: a KTAP diagnostic, TEXT as it is

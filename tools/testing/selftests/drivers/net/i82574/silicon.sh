@@ -36,16 +36,7 @@ PDOWN=0x800
 S_BIND=() S_AN=() S_DOWN=() S_UNBIND=()
 
 ktap_print_header
-for d in "$DRIVER" e1000e; do
-	if [ ! -d "/sys/bus/pci/drivers/$d" ]; then
-		ktap_skip_all "driver $d is not built in"
-		exit "$KSFT_SKIP"
-	fi
-done
-if ! reg_trace_available; then
-	ktap_skip_all "no QEMU trace log or hostctl (not in the harness guest)"
-	exit "$KSFT_SKIP"
-fi
+reg_trace_require "$DRIVER" e1000e
 ktap_set_plan 4
 
 # note TEXT: a KTAP diagnostic, TEXT as it is (trace lines hold glob
@@ -113,27 +104,11 @@ segment()
 	mapfile -t "$1" < <(reg_trace_lines "$2" "$3" | reg_trace_parse)
 }
 
-# last_write KIND REG RECORD...: the value of the last KIND record of
-# register REG among the RECORDs, in LAST (fails if there is none)
-last_write()
-{
-	local kind=$1 reg=$2 r o
-
-	shift 2
-	LAST=
-	for r in "$@"; do
-		[ "${r%% *}" = "$kind" ] || continue
-		o=${r#* }
-		[ $((${o%% *})) -eq $((reg)) ] && LAST=${o#* }
-	done
-	[ -n "$LAST" ]
-}
-
 # phy_powered_up: between the bind and the interface up, BMCR is written,
 # and its last write has PDOWN clear
 phy_powered_up()
 {
-	if ! last_write phy_w $BMCR "${S_BIND[@]}"; then
+	if ! reg_trace_last phy_w $BMCR "${S_BIND[@]}"; then
 		note "no BMCR write between bind and up"
 		return 1
 	fi
@@ -148,7 +123,7 @@ drv_load()
 {
 	local rc=0 r
 
-	if last_write reg $CTRL_EXT "${S_BIND[@]}"; then
+	if reg_trace_last reg $CTRL_EXT "${S_BIND[@]}"; then
 		note "bind..up: last CTRL_EXT write $LAST"
 		(( LAST & DRV_LOAD )) || rc=1
 	else
@@ -156,11 +131,11 @@ drv_load()
 		rc=1
 	fi
 	for r in "${S_AN[@]}"; do
-		last_write reg $CTRL_EXT "$r" || continue
+		reg_trace_last reg $CTRL_EXT "$r" || continue
 		note "up: CTRL_EXT write $LAST"
 		(( LAST & DRV_LOAD )) || rc=1
 	done
-	if last_write reg $CTRL_EXT "${S_DOWN[@]}" "${S_UNBIND[@]}"; then
+	if reg_trace_last reg $CTRL_EXT "${S_DOWN[@]}" "${S_UNBIND[@]}"; then
 		note "down..unbind: last CTRL_EXT write $LAST"
 		(( (LAST & DRV_LOAD) == 0 )) || rc=1
 	else
@@ -207,7 +182,7 @@ phy_powered_down()
 		note "WoL is $WOL, not off"
 		return 1
 	fi
-	if ! last_write phy_w $BMCR "${S_DOWN[@]}"; then
+	if ! reg_trace_last phy_w $BMCR "${S_DOWN[@]}"; then
 		note "no BMCR write at ip link set down"
 		return 1
 	fi
