@@ -93,7 +93,7 @@ PERF_TESTS=(
 	# last, as on the debug kernel (see DEBUG2_TESTS)
 	"$SEL/aer.sh"
 )
-steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-nomsi vm-debug)
+steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
 
 # Per-step budgets in seconds on this 2-core machine, warm ccache (a fresh
@@ -103,7 +103,7 @@ steps=(deps tree patches perf checkpatch debug static distro splat vm-perf vm-no
 # over its budget is a warning, not a failure.
 declare -A BUDGET=([deps]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
-	[splat-detector]=60 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1250
+	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1250
 	[vm-debug-2]=1000 [vm-debug-smp]=1260)
 # (cold, the debug kernel builds beside the perf boot)
 declare -A FRESH_BUDGET=([deps]=180 [kernel-perf]=960 [kernel-debug]=1500 [distro]=480)
@@ -285,6 +285,17 @@ sys.exit(0 if v["status"] == 0 and v["splats"] else 1)
 PY
 }
 
+# i82574's .shutdown at power-off: WoL armed (WUFC, WUC.PME_EN) and the
+# device in D3hot, read from QEMU's register and PCI config trace after
+# the guest powered off (the guest cannot see its own power-off)
+do_shutdown_wol() {
+	local out=$RES/shutdown-wol
+
+	"$TOP/harness/vm.py" --kernel perf --nics 2 --quiet --timeout 300 --results "$out" \
+		-- "$TOP/harness/guest/shutdown-wol.sh" &&
+		"$TOP/harness/shutdown-check.py" "$out/qemu-trace.log" g
+}
+
 debug_ok=1
 want debug && debug_ok=0
 host_ok=1
@@ -302,6 +313,7 @@ for s in "${steps[@]}"; do
 	static) step static "$TOP/harness/static.sh" ;;
 	distro) step distro "$TOP/harness/distro.sh" ;;
 	splat) step splat-detector do_splat ;;
+	shutdown) step shutdown-wol do_shutdown_wol ;;
 	vm-perf|vm-nomsi|vm-debug) ;;
 	*) note fail "unknown step $s" ;;
 	esac

@@ -75,7 +75,11 @@ debug) guess=2240 ;;
 *) guess=0 ;;
 esac
 total=$(cat "$steps_file" 2>/dev/null || echo "$guess")
-log "building $flavour kernel (about $total build steps when nothing is up to date)"
+if [ "$total" -gt 0 ]; then
+	log "building $flavour kernel (about $total build steps when nothing is up to date)"
+else
+	log "building $flavour kernel (no step count known for this flavour yet)"
+fi
 set +e
 # mawk (Debian's awk) reads a pipe in blocks unless told to take lines
 "${KMAKE[@]}" "$@" bzImage 2>&1 | mawk -W interactive -v name="$flavour" -v total="$total" \
@@ -85,7 +89,10 @@ set +e
 		n++
 		if (systime() - last >= 60) {
 			last = systime()
-			printf "%s %s kernel: %d of about %d steps\n", stamp(), name, n, total > "/dev/stderr"
+			if (total > 0)
+				printf "%s %s kernel: %d of about %d steps\n", stamp(), name, n, total > "/dev/stderr"
+			else
+				printf "%s %s kernel: %d steps\n", stamp(), name, n > "/dev/stderr"
 		}
 		next
 	}
