@@ -159,11 +159,17 @@ for p in sys.argv[2:]:
 # out of time before the case ended) and moved data.
 bg_stop()
 {
-	local p res rc=0 n=0
+	local p res rc=0 n=0 i
+	local -A st
 
 	[ ${#BG_PIDS[@]} -gt 0 ] || return 0
 	kill "${BG_PIDS[@]}" 2>/dev/null
-	wait "${BG_PIDS[@]}" 2>/dev/null
+	# each client's exit status, by port (bg_start's order): 143 when
+	# SIGTERM ended it before its handler ran, 128 + N for a signal N
+	for i in 0 1 2; do
+		wait "${BG_PIDS[$i]}" 2>/dev/null
+		st[$((5201 + i))]=$?
+	done
 	BG_PIDS=()
 	for p in "$TMPD"/srv*.pid; do
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
@@ -174,7 +180,7 @@ bg_stop()
 		n=$((n + 1))
 		if [ "${res#* }" != "interrupt - the client has terminated" ] ||
 		   [ "${res%% *}" -eq 0 ]; then
-			msg "background iperf3 on port $p: $res"
+			msg "background iperf3 on port $p (exit ${st[$p]}): $res"
 			rc=1
 		fi
 	done <<< "$(python3 -c "$BG_PY" "$TMPD" 5201 5202 5203)"
