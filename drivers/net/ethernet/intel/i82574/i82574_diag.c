@@ -97,14 +97,14 @@ static bool i82574_test_reg(struct i82574_dev *priv, u32 reg, u32 mask)
 	return false;
 }
 
-static u64 i82574_run_reg_test(struct i82574_dev *priv)
+static int i82574_run_reg_test(struct i82574_dev *priv)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(i82574_test_regs); i++)
 		if (!i82574_test_reg(priv, i82574_test_regs[i].reg,
 				     i82574_test_regs[i].mask))
-			return EIO;
+			return -EIO;
 	return 0;
 }
 
@@ -117,7 +117,7 @@ static bool i82574_test_lsc_seen(struct i82574_dev *priv)
 /* An LSC set through ICS: masked, no handler sees it; unmasked (with OTHER,
  * its MSI-X cause) one does
  */
-static u64 i82574_run_irq_test(struct i82574_dev *priv)
+static int i82574_run_irq_test(struct i82574_dev *priv)
 {
 	u32 ims = I82574_INT_LSC | (priv->msix ? I82574_INT_OTHER : 0);
 	unsigned int i;
@@ -130,18 +130,18 @@ static u64 i82574_run_irq_test(struct i82574_dev *priv)
 	msleep(20);
 	if (i82574_test_lsc_seen(priv)) {
 		netdev_err(priv->netdev, "interrupt test: masked LSC delivered\n");
-		return EIO;
+		return -EIO;
 	}
 	wr32(priv, I82574_ICR, ~0u);
 	wr32(priv, I82574_IMS, ims);
 	wr32(priv, I82574_ICS, I82574_INT_LSC);
 	for (i = 0; i < 50 && !i82574_test_lsc_seen(priv); i++)
-		msleep(2);
+		usleep_range(2000, 4000);
 	wr32(priv, I82574_IMC, ~0u);
 	if (i < 50)
 		return 0;
 	netdev_err(priv->netdev, "interrupt test: LSC not delivered\n");
-	return ETIMEDOUT;
+	return -ETIMEDOUT;
 }
 
 /* MAC loopback: I82574_LB_FRAMES frames on rings of their own (queue 0's
@@ -235,7 +235,7 @@ static void i82574_lb_send(struct i82574_dev *priv, struct i82574_lb *lb)
 }
 
 /* Frame @n came back whole, as sent */
-static u64 i82574_lb_check(struct i82574_dev *priv, struct i82574_lb *lb,
+static int i82574_lb_check(struct i82574_dev *priv, struct i82574_lb *lb,
 			   unsigned int n)
 {
 	union i82574_rx_desc *rxd = &lb->rxd[n];
@@ -250,20 +250,20 @@ static u64 i82574_lb_check(struct i82574_dev *priv, struct i82574_lb *lb,
 		usleep_range(1000, 2000);
 	}
 	if (!(staterr & I82574_RXD_STA_DD))
-		return ETIMEDOUT;
+		return -ETIMEDOUT;
 	dma_rmb();
 	i82574_lb_frame(priv, want, n);
 	if (!(staterr & I82574_RXD_STA_EOP) || staterr & I82574_RXD_ERR_FRAME ||
 	    le16_to_cpu(rxd->wb.length) != I82574_LB_LEN ||
 	    memcmp(lb->cpu + I82574_LB_RXBUF(n), want, I82574_LB_LEN))
-		return EBADMSG;
+		return -EBADMSG;
 	return 0;
 }
 
-static u64 i82574_lb_run(struct i82574_dev *priv, struct i82574_lb *lb)
+static int i82574_lb_run(struct i82574_dev *priv, struct i82574_lb *lb)
 {
 	unsigned int n;
-	u64 err = 0;
+	int err = 0;
 
 	i82574_lb_rings(priv, lb);
 	i82574_lb_enable(priv);
@@ -272,20 +272,20 @@ static u64 i82574_lb_run(struct i82574_dev *priv, struct i82574_lb *lb)
 		err = i82574_lb_check(priv, lb, n);
 	if (err)
 		netdev_err(priv->netdev, "loopback test: frame %u: %s\n", n - 1,
-			   err == ETIMEDOUT ? "not received" : "corrupt");
+			   err == -ETIMEDOUT ? "not received" : "corrupt");
 	return err;
 }
 
-static u64 i82574_run_loopback_test(struct i82574_dev *priv)
+static int i82574_run_loopback_test(struct i82574_dev *priv)
 {
 	struct device *dev = &priv->pdev->dev;
 	u32 ctrl = rd32(priv, I82574_CTRL);
 	struct i82574_lb lb;
-	u64 err;
+	int err;
 
 	lb.cpu = dma_alloc_coherent(dev, I82574_LB_SIZE, &lb.dma, GFP_KERNEL);
 	if (!lb.cpu)
-		return ENOMEM;
+		return -ENOMEM;
 	lb.txd = (struct i82574_tx_desc *)lb.cpu;
 	lb.rxd = (union i82574_rx_desc *)(lb.cpu + I82574_LB_RING_BYTES);
 	err = i82574_lb_run(priv, &lb);
@@ -308,9 +308,9 @@ static void i82574_run_offline_tests(struct i82574_dev *priv, u64 *data)
 		i82574_down(priv);
 	else
 		i82574_hw_quiesce(priv);
-	data[I82574_TEST_REGS] = i82574_run_reg_test(priv);
-	data[I82574_TEST_IRQ] = i82574_run_irq_test(priv);
-	data[I82574_TEST_LOOPBACK] = i82574_run_loopback_test(priv);
+	data[I82574_TEST_REGS] = -i82574_run_reg_test(priv);
+	data[I82574_TEST_IRQ] = -i82574_run_irq_test(priv);
+	data[I82574_TEST_LOOPBACK] = -i82574_run_loopback_test(priv);
 	if (running)
 		i82574_up(priv);
 	clear_bit(I82574_STATE_TESTING, &priv->state);
