@@ -583,30 +583,45 @@ static u64 i82574_rd64_clr(struct i82574_dev *priv, u32 reg)
 	return lo | (u64)rd32(priv, reg + 4) << 32;
 }
 
+/* The counts since the last read, into @d (zeroed) */
+static void i82574_read_stat_regs(struct i82574_dev *priv,
+				  struct i82574_hw_stats *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(i82574_stat_regs); i++)
+		*(u64 *)((u8 *)d + i82574_stat_regs[i].off) =
+			rd32(priv, i82574_stat_regs[i].reg);
+	for (i = 0; i < ARRAY_SIZE(d->prc); i++) {
+		d->prc[i] = rd32(priv, I82574_PRC64 + 4 * i);
+		d->ptc[i] = rd32(priv, I82574_PTC64 + 4 * i);
+	}
+	d->gorc = i82574_rd64_clr(priv, I82574_GORCL);
+	d->gotc = i82574_rd64_clr(priv, I82574_GOTCL);
+}
+
 /**
  * i82574_update_hw_stats - fold the clear-on-read MAC counters into hw_stats
  * @priv: device
  *
  * The one reader of these registers: the service work, and the ethtool
- * standard statistics for fresh values. Takes hw_stats_lock, so it sleeps.
+ * standard statistics for fresh values. Takes hw_stats_lock, so it sleeps;
+ * the sums change with interrupts off where ndo_get_stats64 (which may run
+ * in softirq) needs the sequence count (32-bit).
  */
 void i82574_update_hw_stats(struct i82574_dev *priv)
 {
-	struct i82574_hw_stats *hs = &priv->hw_stats;
+	struct i82574_hw_stats d = {};
+	u64 *sum = (u64 *)&priv->hw_stats, *add = (u64 *)&d;
+	unsigned long flags;
 	unsigned int i;
 
 	mutex_lock(&priv->hw_stats_lock);
-	u64_stats_update_begin(&priv->hw_syncp);
-	for (i = 0; i < ARRAY_SIZE(i82574_stat_regs); i++)
-		*(u64 *)((u8 *)hs + i82574_stat_regs[i].off) +=
-			rd32(priv, i82574_stat_regs[i].reg);
-	for (i = 0; i < ARRAY_SIZE(hs->prc); i++) {
-		hs->prc[i] += rd32(priv, I82574_PRC64 + 4 * i);
-		hs->ptc[i] += rd32(priv, I82574_PTC64 + 4 * i);
-	}
-	hs->gorc += i82574_rd64_clr(priv, I82574_GORCL);
-	hs->gotc += i82574_rd64_clr(priv, I82574_GOTCL);
-	u64_stats_update_end(&priv->hw_syncp);
+	i82574_read_stat_regs(priv, &d);
+	flags = u64_stats_update_begin_irqsave(&priv->hw_syncp);
+	for (i = 0; i < sizeof(d) / sizeof(u64); i++)
+		sum[i] += add[i];
+	u64_stats_update_end_irqrestore(&priv->hw_syncp, flags);
 	mutex_unlock(&priv->hw_stats_lock);
 }
 
