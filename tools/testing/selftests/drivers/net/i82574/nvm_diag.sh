@@ -137,7 +137,7 @@ nvm_read()
 
 nvm_write()
 {
-	local old lo=0x5a hi=0xa5 rc=0 l found=0 csum
+	local old lo=0x5a hi=0xa5 rc=0 l found=0 csum w d s
 
 	nvm_words || return 1
 	old=${NVM[WORD]}
