@@ -77,14 +77,15 @@ nvm_words()
 	[ ${#NVM[@]} -ge 64 ]
 }
 
+# nvm_sum: the sum of NVM's words 0x00-0x3F, in SUM
 nvm_sum()
 {
-	local i s=0
+	local i
 
+	SUM=0
 	for ((i = 0; i < 64; i++)); do
-		s=$(( (s + NVM[i]) & 0xffff ))
+		SUM=$(( (SUM + NVM[i]) & 0xffff ))
 	done
-	echo $s
 }
 
 # One trace window for the whole test (each hostctl call costs a round trip
@@ -124,9 +125,10 @@ nvm_read()
 		$((NVM[0] & 255)) $((NVM[0] >> 8)) $((NVM[1] & 255)) \
 		$((NVM[1] >> 8)) $((NVM[2] & 255)) $((NVM[2] >> 8))
 	perm=$(ethtool -P "$IF_A")
-	sum=$(nvm_sum)
-	note "NVM: ${#NVM[@]} words, MAC $mac, sum $(printf %#x "$sum"); $perm"
-	[ "${perm##* }" = "$mac" ] && [ "$sum" -eq $((0xbaba)) ] || return 1
+	nvm_sum
+	printf -v sum %#x "$SUM"
+	note "NVM: ${#NVM[@]} words, MAC $mac, sum $sum; $perm"
+	[ "${perm##* }" = "$mac" ] && [ "$SUM" -eq $((0xbaba)) ] || return 1
 	# bytes 1..3: the high byte of word 0 and word 1
 	odd=$(ethtool -e "$IF_A" offset 1 length 3 raw on | od -An -v -tx1)
 	printf -v want ' %02x %02x %02x' $((NVM[0] >> 8)) $((NVM[1] & 255)) \
@@ -137,9 +139,10 @@ nvm_read()
 
 nvm_write()
 {
-	local old lo=0x5a hi=0xa5 rc=0 l found=0 csum w d s
+	local old lo=0x5a hi=0xa5 rc=0 l found=0 csum w d s x y z
 
-	nvm_words || return 1
+	# NVM as the previous case read it
+	[ ${#NVM[@]} -ge 64 ] || nvm_words || return 1
 	old=${NVM[WORD]}
 	seg_begin
 	ethtool -E "$IF_A" magic $MAGIC offset $((2 * WORD)) value $lo &&
@@ -148,24 +151,29 @@ nvm_write()
 	seg_end
 	nvm_words || return 1
 	csum=${NVM[63]}
-	note "word $WORD: $(printf %#x "$old") -> $(printf %#x "${NVM[WORD]}")," \
-		"checksum word $(printf %#x "$csum"), sum $(printf %#x "$(nvm_sum)")"
+	nvm_sum
+	printf -v x '%#x -> %#x, checksum word %#x, sum %#x' "$old" \
+		"${NVM[WORD]}" "$csum" "$SUM"
+	note "word $WORD: $x"
 	[ "${NVM[WORD]}" -eq $((hi << 8 | lo)) ] || rc=1
-	[ "$(nvm_sum)" -eq $((0xbaba)) ] || rc=1
+	[ "$SUM" -eq $((0xbaba)) ] || rc=1
 	# the trace: START writes of the word and of the checksum word, the
 	# last of which wrote what -e reads
 	while read -r w d s; do
-		note "EEWR: word $(printf %#x "$w") data $(printf %#x "$d") start $s"
+		printf -v x 'word %#x data %#x start %s' "$w" "$d" "$s"
+		note "EEWR: $x"
 		[ "$s" = 1 ] || rc=1
 		[ "$w" -eq $WORD ] && [ "$d" -eq $((hi << 8 | lo)) ] && found=1
 		[ "$w" -eq 63 ] && l=$d
 	done < <(trace_eewr)
 	[ $found = 1 ] && [ "${l:-x}" = "$csum" ] || rc=1
 	# put the old word back
-	printf "\\x$(printf %02x $((old & 255)))\\x$(printf %02x $((old >> 8)))" |
+	printf -v y '%02x' $((old & 255))
+	printf -v z '%02x' $((old >> 8))
+	printf "\\x$y\\x$z" |
 		ethtool -E "$IF_A" magic $MAGIC offset $((2 * WORD)) length 2 || rc=1
-	nvm_words && [ "${NVM[WORD]}" -eq "$old" ] && [ "$(nvm_sum)" -eq $((0xbaba)) ] ||
-		rc=1
+	nvm_words && nvm_sum && [ "${NVM[WORD]}" -eq "$old" ] &&
+		[ "$SUM" -eq $((0xbaba)) ] || rc=1
 	return $rc
 }
 
@@ -182,9 +190,10 @@ refused()
 
 nvm_refused()
 {
-	local before rc=0
+	local before rc=0 eewr
 
-	nvm_words || return 1
+	# NVM as the previous case left it
+	[ ${#NVM[@]} -ge 64 ] || nvm_words || return 1
 	before="${NVM[*]}"
 	seg_begin
 	refused "Invalid argument" magic 0x12345678 offset $((2 * WORD)) value 1 || rc=1
@@ -193,8 +202,9 @@ nvm_refused()
 	refused "Cannot assign requested address" magic $MAGIC offset 0 value 1 || rc=1
 	refused "" magic $MAGIC offset 0x80 value 1 || rc=1
 	seg_end
-	if [ -n "$(trace_eewr)" ]; then
-		note "EEWR written: $(trace_eewr | tr '\n' ';')"
+	eewr=$(trace_eewr)
+	if [ -n "$eewr" ]; then
+		note "EEWR written: ${eewr//$'\n'/; }"
 		rc=1
 	fi
 	nvm_words && [ "${NVM[*]}" = "$before" ] || { note "NVM changed"; rc=1; }
@@ -253,13 +263,8 @@ selftest_online()
 	return $rc
 }
 
-# led_modes V: the four LED mode fields of LEDCTL value V, as one hex digit
-# each (LED3..LED0)
-led_modes()
-{
-	printf '%x%x%x%x' $(( ($1 >> 24) & 15 )) $(( ($1 >> 16) & 15 )) \
-		$(( ($1 >> 8) & 15 )) $(( $1 & 15 ))
-}
+# the mode fields of LEDCTL's four LEDs
+LED_MODES=0x0f0f0f0f
 
 identify()
 {
@@ -270,8 +275,8 @@ identify()
 	seg_end
 	while read -r o v; do
 		vals+=("$v")
-		[ "$(led_modes "$v")" = eeee ] && on=$((on + 1))
-		[ "$(led_modes "$v")" = ffff ] && off=$((off + 1))
+		(( (v & LED_MODES) == 0x0e0e0e0e )) && on=$((on + 1))
+		(( (v & LED_MODES) == 0x0f0f0f0f )) && off=$((off + 1))
 	done < <(seg_writes $LEDCTL)
 	note "LEDCTL writes: ${vals[*]}; all on $on, all off $off"
 	# the last restores the value before: the model's reset value, which
@@ -279,34 +284,40 @@ identify()
 	[ $on -ge 1 ] && [ $off -ge 1 ] && [ "${vals[-1]}" = 0x68302 ]
 }
 
-# if_stat NAME: rtnl statistic NAME of $IF_A, through sysfs
+# if_stat NAME VAR: rtnl statistic NAME of $IF_A (through sysfs) into VAR
 if_stat()
 {
-	rd "/sys/class/net/$IF_A/statistics/$1" && echo "$RD"
+	rd "/sys/class/net/$IF_A/statistics/$1" && printf -v "$2" %s "$RD"
 }
 
-# std_stat GROUP NAME: a standard ethtool statistic of $IF_A
+# std_stat GROUP NAME VAR: a standard ethtool statistic of $IF_A into VAR
 std_stat()
 {
-	ethtool -S "$IF_A" --groups "$1" | sed -n "s/^.*$2: //p"
+	local l
+
+	printf -v "$3" %s ""
+	while IFS= read -r l; do
+		[[ $l == *"$2: "* ]] && printf -v "$3" %s "${l##*: }"
+	done < <(ethtool -S "$IF_A" --groups "$1")
+	[ -n "${!3}" ]
 }
 
 oversize_counted()
 {
 	local len0 err0 roc0 len err roc n=3 miss fifo
 
-	len0=$(if_stat rx_length_errors) && err0=$(if_stat rx_errors) || return 1
-	roc0=$(std_stat rmon etherStatsOversizePkts)
+	if_stat rx_length_errors len0 && if_stat rx_errors err0 &&
+		std_stat rmon etherStatsOversizePkts roc0 || return 1
 	ip -n "$PEER_NS" link set "$IF_B" mtu 9000 || return 1
 	ip netns exec "$PEER_NS" ping -c $n -i 0.2 -W 1 -s 3000 "$IP4_A" > /dev/null
 	ip -n "$PEER_NS" link set "$IF_B" mtu 1500
 	# the service work folds the counters in every 2 s; ethtool's standard
 	# statistics do it at once, into the same accumulator
-	roc=$(std_stat rmon etherStatsOversizePkts)
-	len=$(if_stat rx_length_errors) && err=$(if_stat rx_errors) || return 1
-	miss=$(if_stat rx_missed_errors) && fifo=$(if_stat rx_fifo_errors) || return 1
+	std_stat rmon etherStatsOversizePkts roc && if_stat rx_length_errors len &&
+		if_stat rx_errors err && if_stat rx_missed_errors miss &&
+		if_stat rx_fifo_errors fifo || return 1
 	note "rx_length_errors $len0 -> $len, rx_errors $err0 -> $err," \
-		"RMON oversize ${roc0:-?} -> ${roc:-?}; missed $miss, fifo $fifo"
+		"RMON oversize $roc0 -> $roc; missed $miss, fifo $fifo"
 	[ $((len - len0)) -eq $n ] && [ $((err - err0)) -eq $n ] &&
 		[ $((roc - roc0)) -eq $n ] && [ "$miss" = 0 ] && [ "$fifo" = 0 ]
 }
