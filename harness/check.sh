@@ -30,6 +30,8 @@ DEBUG1_TESTS=(
 	"$SEL/silicon.sh"
 	# suspend/resume (pm_test), runtime PM and Wake-on-LAN
 	"$SEL/pm.sh"
+	# ethtool -e/-E/-t/-p and the MAC error counters
+	"$SEL/nvm_diag.sh"
 	# every knob value took 400 s on this kernel; one of each kind, 227 s
 	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
 	# about 500 s here since the per-queue check steers both queue pairs
@@ -90,6 +92,8 @@ PERF_TESTS=(
 	# cases through i82574 (NETIF; the netdevsim-only ones skip)
 	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=600:$DRV/dispatch_limit.py"
 	"PROGS=dispatch_limit.py,PROG_TIMEOUT=600,TEST_TIMEOUT=900:$SEL/upstream_py.sh"
+	# ethtool -e/-E/-t/-p and the MAC error counters, register trace
+	"$SEL/nvm_diag.sh"
 	# last, as on the debug kernel (see DEBUG2_TESTS)
 	"$SEL/aer.sh"
 )

@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 
 #include "i82574_csr.h"
@@ -26,6 +27,7 @@
 enum {
 	I82574_STATE_RESET_REQ,
 	I82574_STATE_LINK_CHANGE,	/* an LSC since the last link check */
+	I82574_STATE_TESTING,		/* ethtool -t owns the hardware */
 };
 
 /* What ethtool -s and -A asked for; applied at open, reset and link up */
@@ -42,7 +44,8 @@ struct i82574_link_cfg {
 
 /* MAC counters accumulated from the clear-on-read registers */
 struct i82574_hw_stats {
-	u64 crcerrs, algnerrc, mpc, scc, ecol, mcc, latecol, dc, rlec;
+	u64 crcerrs, algnerrc, rxerrc, mpc, scc, ecol, mcc, latecol, colc, dc;
+	u64 cexterr, rlec;
 	u64 xonrxc, xontxc, xoffrxc, xofftxc;
 	u64 prc[6], ptc[6];
 	u64 gprc, bprc, mprc, gptc, mptc, bptc, gorc, gotc;
@@ -83,6 +86,7 @@ struct i82574_dev {
 	u64 resets;
 
 	struct mutex hw_stats_lock;	/* serializes hw_stats updates */
+	struct u64_stats_sync hw_syncp;	/* for ndo_get_stats64's reads */
 	struct i82574_hw_stats hw_stats;
 
 	/* serializes the driver's users of the MDIO/NVM hardware semaphore */
@@ -90,6 +94,10 @@ struct i82574_dev {
 	u32 phy_id;
 	bool mng_enabled;		/* NVM enables manageability firmware */
 	u8 phy_hang_count;		/* service work only */
+	u16 nvm_words;
+	bool nvm_flash;			/* flash NVM: EEWR needs a commit */
+	u32 ledctl_saved;		/* LEDCTL before ethtool -p */
+	atomic_t test_icr;		/* causes seen during ethtool -t */
 
 	/* link settings: written under RTNL and link_lock; link_lock also
 	 * serializes CTRL's link and flow control bits with the service work
@@ -148,7 +156,6 @@ static inline u32 i82574_link_speed(u32 status)
 /* i82574_mac.c */
 int i82574_hw_sem_take(struct i82574_dev *priv);
 void i82574_hw_sem_release(struct i82574_dev *priv);
-void i82574_read_nvm_config(struct i82574_dev *priv);
 int i82574_hw_reset(struct i82574_dev *priv);
 void i82574_hw_quiesce(struct i82574_dev *priv);
 void i82574_set_drv_load(struct i82574_dev *priv, bool loaded);
@@ -163,6 +170,25 @@ void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
 void i82574_update_link(struct i82574_dev *priv, bool recheck);
 void i82574_mac_config_link(struct i82574_dev *priv);
 void i82574_update_hw_stats(struct i82574_dev *priv);
+void i82574_read_hw_errors(struct i82574_dev *priv,
+			   struct rtnl_link_stats64 *stats);
+
+/* i82574_nvm.c */
+void i82574_read_nvm_config(struct i82574_dev *priv);
+int i82574_nvm_checksum_valid(struct i82574_dev *priv);
+int i82574_get_eeprom_len(struct net_device *netdev);
+int i82574_get_eeprom(struct net_device *netdev, struct ethtool_eeprom *ee,
+		      u8 *bytes);
+int i82574_set_eeprom(struct net_device *netdev, struct ethtool_eeprom *ee,
+		      u8 *bytes);
+
+/* i82574_diag.c */
+int i82574_test_count(void);
+void i82574_test_strings(u8 *data);
+void i82574_self_test(struct net_device *netdev, struct ethtool_test *et,
+		      u64 *data);
+int i82574_set_phys_id(struct net_device *netdev,
+		       enum ethtool_phys_id_state state);
 
 /* i82574_phy.c */
 int i82574_phy_init(struct i82574_dev *priv);

@@ -29,23 +29,29 @@
 enum {
 	I82574_STATUS_SPEED_10		= 0,
 	I82574_STATUS_SPEED_100		= 1,
+	I82574_STATUS_SPEED_1000	= 2,
 };
 
 #define I82574_EECD			0x00010
 #define I82574_EECD_AUTO_RD		BIT(9)
+#define I82574_EECD_SIZE_EX		GENMASK(14, 11)	/* EEPROM size code */
 /* both bits set: the NVM is a flash part rather than an SPI EEPROM */
 #define I82574_EECD_FLASH		GENMASK(16, 15)
+#define I82574_EECD_FLUPD		BIT(23)	/* commit shadow RAM to flash */
 #define I82574_EERD			0x00014
 #define I82574_EERD_START		BIT(0)
 #define I82574_EERD_DONE		BIT(1)
 #define I82574_EERD_ADDR		GENMASK(15, 2)
 #define I82574_EERD_DATA		GENMASK(31, 16)
+/* EEWR has EERD's layout: START, DONE, word address, data */
+#define I82574_EEWR			0x0102C
 #define I82574_CTRL_EXT			0x00018
 #define I82574_CTRL_EXT_EE_RST		BIT(13)
 #define I82574_CTRL_EXT_EIAME		BIT(24)
 #define I82574_CTRL_EXT_DRV_LOAD	BIT(28)
 #define I82574_CTRL_EXT_PBA_CLR		BIT(31)
 #define I82574_MDIC			0x00020
+#define I82574_VET			0x00038	/* VLAN ethertype */
 #define I82574_MDIC_DATA		GENMASK(15, 0)
 #define I82574_MDIC_REG			GENMASK(20, 16)
 #define I82574_MDIC_PHY			GENMASK(25, 21)
@@ -75,6 +81,16 @@ enum {
 #define I82574_FCRTH			0x02168
 #define I82574_FCRTH_RTH		GENMASK(15, 3)
 #define I82574_FCRTV			0x05F40
+
+/* LEDCTL: one byte per LED, mode in bits 3:0 */
+#define I82574_LEDCTL			0x00E00
+#define I82574_LEDCTL_MODE		GENMASK(3, 0)
+#define I82574_LEDCTL_BLINK		BIT(7)
+#define I82574_LEDCTL_LEDS		4
+enum {
+	I82574_LED_MODE_ON		= 0xe,
+	I82574_LED_MODE_OFF		= 0xf,
+};
 
 /* Hardware semaphore shared with the manageability firmware for MDIO/NVM */
 #define I82574_EXTCNF_CTRL		0x00F00
@@ -116,6 +132,8 @@ enum {
 #define I82574_RCTL_UPE			BIT(3)
 #define I82574_RCTL_MPE			BIT(4)
 #define I82574_RCTL_LPE			BIT(5)
+#define I82574_RCTL_LBM			GENMASK(7, 6)
+#define I82574_RCTL_LBM_MAC		1	/* MAC loopback */
 #define I82574_RCTL_RDMTS		GENMASK(9, 8)
 #define I82574_RCTL_BAM			BIT(15)
 #define I82574_RCTL_BSIZE		GENMASK(17, 16)
@@ -166,12 +184,15 @@ enum {
 /* MAC statistics, clear on read */
 #define I82574_CRCERRS			0x04000
 #define I82574_ALGNERRC			0x04004
+#define I82574_RXERRC			0x0400C
 #define I82574_MPC			0x04010
 #define I82574_SCC			0x04014
 #define I82574_ECOL			0x04018
 #define I82574_MCC			0x0401C
 #define I82574_LATECOL			0x04020
+#define I82574_COLC			0x04028
 #define I82574_DC			0x04030
+#define I82574_CEXTERR			0x0403C
 #define I82574_RLEC			0x04040
 #define I82574_XONRXC			0x04048
 #define I82574_XONTXC			0x0404C
@@ -294,7 +315,9 @@ union i82574_rx_desc {
 	} wb;
 };
 
-/* NVM words */
+/* NVM words: words 0x00-0x3F sum to 0xBABA, word 0x3F making it so */
+#define I82574_NVM_CSUM_WORD		0x3F
+#define I82574_NVM_SUM			0xBABA
 #define I82574_NVM_INIT_CTRL2		0x0F
 #define I82574_NVM_INIT_CTRL2_MNGM	GENMASK(14, 13)	/* manageability mode */
 

@@ -411,7 +411,8 @@ static void i82574_get_eth_mac_stats(struct net_device *netdev,
 	s->LateCollisions = hs->latecol;
 	s->FramesAbortedDueToXSColls = hs->ecol;
 	s->OctetsReceivedOK = hs->gorc;
-	s->FramesLostDueToIntMACRcvError = hs->mpc + hs->rnbc;
+	/* not RNBC: those frames wait in the FIFO, most are delivered */
+	s->FramesLostDueToIntMACRcvError = hs->mpc;
 	s->MulticastFramesXmittedOK = hs->mptc;
 	s->BroadcastFramesXmittedOK = hs->bptc;
 	s->MulticastFramesReceivedOK = hs->mprc;
@@ -516,13 +517,22 @@ static const char i82574_dev_stat_names[][ETH_GSTRING_LEN] = {
 
 static int i82574_get_sset_count(struct net_device *netdev, int sset)
 {
-	return sset == ETH_SS_STATS ? I82574_NUM_DRV_STATS : -EOPNOTSUPP;
+	switch (sset) {
+	case ETH_SS_STATS:
+		return I82574_NUM_DRV_STATS;
+	case ETH_SS_TEST:
+		return i82574_test_count();
+	default:
+		return -EOPNOTSUPP;
+	}
 }
 
 static void i82574_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 {
 	unsigned int i;
 
+	if (sset == ETH_SS_TEST)
+		i82574_test_strings(data);
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = I82574_FIRST_DRV_QSTAT; i < ARRAY_SIZE(i82574_qstat_names); i++)
@@ -623,6 +633,11 @@ static const struct ethtool_ops i82574_ethtool_ops = {
 	.get_sset_count		= i82574_get_sset_count,
 	.get_strings		= i82574_get_strings,
 	.get_ethtool_stats	= i82574_get_ethtool_stats,
+	.get_eeprom_len		= i82574_get_eeprom_len,
+	.get_eeprom		= i82574_get_eeprom,
+	.set_eeprom		= i82574_set_eeprom,
+	.self_test		= i82574_self_test,
+	.set_phys_id		= i82574_set_phys_id,
 };
 
 void i82574_set_ethtool_ops(struct net_device *netdev)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MAC and NVM programming of the 82574L: the hardware semaphore shared with
- * the manageability firmware, MAC reset, the driver-loaded handshake, ring,
+ * MAC programming of the 82574L: the hardware semaphore shared with the
+ * manageability firmware, MAC reset, the driver-loaded handshake, ring,
  * RSS and interrupt registers, link status and the MAC counters.
  */
 
@@ -14,7 +14,6 @@
 /* e1000e polls for MDIO ownership ten times, 2-4 ms apart */
 #define I82574_HW_SEM_POLL_US		2000
 #define I82574_HW_SEM_TIMEOUT_US	40000
-#define I82574_EERD_TIMEOUT_US		100000
 #define I82574_MASTER_DISABLE_US	80000
 #define I82574_AUTO_RD_TIMEOUT_US	10000
 /* TX interrupt delay (TIDV) in 1.024 us units; RDTR stays 0 */
@@ -82,75 +81,6 @@ void i82574_hw_sem_release(struct i82574_dev *priv)
 {
 	i82574_drop_mdio_ownership(priv);
 	mutex_unlock(&priv->hw_sem_lock);
-}
-
-static int i82574_read_nvm(struct i82574_dev *priv, u32 word, u16 *val)
-{
-	u32 v;
-	int err;
-
-	err = i82574_hw_sem_take(priv);
-	if (err)
-		return err;
-	wr32(priv, I82574_EERD,
-	     FIELD_PREP(I82574_EERD_ADDR, word) | I82574_EERD_START);
-	err = readl_poll_timeout(priv->hw + I82574_EERD, v,
-				 v & I82574_EERD_DONE, 5, I82574_EERD_TIMEOUT_US);
-	i82574_hw_sem_release(priv);
-	if (err)
-		return err;
-	*val = FIELD_GET(I82574_EERD_DATA, v);
-	return 0;
-}
-
-static void i82574_read_mac(struct i82574_dev *priv)
-{
-	struct net_device *netdev = priv->netdev;
-	u8 addr[ETH_ALEN];
-	unsigned int i;
-	u16 word;
-
-	for (i = 0; i < ETH_ALEN / 2; i++) {
-		if (i82574_read_nvm(priv, i, &word))
-			break;
-		addr[2 * i] = word & 0xff;
-		addr[2 * i + 1] = word >> 8;
-	}
-	if (i == ETH_ALEN / 2 && is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(netdev, addr);
-		return;
-	}
-	eth_hw_addr_random(netdev);
-	dev_warn(&priv->pdev->dev, "invalid EEPROM MAC address, using %pM\n",
-		 netdev->dev_addr);
-}
-
-/* Manageability enabled in the NVM keeps the PHY powered (as e1000e's
- * e1000_check_mng_mode_82574()); if the word cannot be read, assume it is.
- */
-static void i82574_read_mng_mode(struct i82574_dev *priv)
-{
-	u16 word;
-
-	if (i82574_read_nvm(priv, I82574_NVM_INIT_CTRL2, &word)) {
-		dev_warn(&priv->pdev->dev,
-			 "NVM unreadable, assuming manageability is enabled\n");
-		priv->mng_enabled = true;
-		return;
-	}
-	priv->mng_enabled = FIELD_GET(I82574_NVM_INIT_CTRL2_MNGM, word);
-}
-
-/**
- * i82574_read_nvm_config - read the MAC address and manageability mode
- * @priv: device, with its netdev allocated
- *
- * Falls back to a random MAC address if the NVM has no valid one.
- */
-void i82574_read_nvm_config(struct i82574_dev *priv)
-{
-	i82574_read_mac(priv);
-	i82574_read_mng_mode(priv);
 }
 
 /**
@@ -618,12 +548,15 @@ static const struct {
 } i82574_stat_regs[] = {
 	I82574_STAT(I82574_CRCERRS, crcerrs),
 	I82574_STAT(I82574_ALGNERRC, algnerrc),
+	I82574_STAT(I82574_RXERRC, rxerrc),
 	I82574_STAT(I82574_MPC, mpc),
 	I82574_STAT(I82574_SCC, scc),
 	I82574_STAT(I82574_ECOL, ecol),
 	I82574_STAT(I82574_MCC, mcc),
 	I82574_STAT(I82574_LATECOL, latecol),
+	I82574_STAT(I82574_COLC, colc),
 	I82574_STAT(I82574_DC, dc),
+	I82574_STAT(I82574_CEXTERR, cexterr),
 	I82574_STAT(I82574_RLEC, rlec),
 	I82574_STAT(I82574_XONRXC, xonrxc),
 	I82574_STAT(I82574_XONTXC, xontxc),
@@ -650,26 +583,86 @@ static u64 i82574_rd64_clr(struct i82574_dev *priv, u32 reg)
 	return lo | (u64)rd32(priv, reg + 4) << 32;
 }
 
+/* The counts since the last read, into @d (zeroed) */
+static void i82574_read_stat_regs(struct i82574_dev *priv,
+				  struct i82574_hw_stats *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(i82574_stat_regs); i++)
+		*(u64 *)((u8 *)d + i82574_stat_regs[i].off) =
+			rd32(priv, i82574_stat_regs[i].reg);
+	for (i = 0; i < ARRAY_SIZE(d->prc); i++) {
+		d->prc[i] = rd32(priv, I82574_PRC64 + 4 * i);
+		d->ptc[i] = rd32(priv, I82574_PTC64 + 4 * i);
+	}
+	d->gorc = i82574_rd64_clr(priv, I82574_GORCL);
+	d->gotc = i82574_rd64_clr(priv, I82574_GOTCL);
+}
+
 /**
  * i82574_update_hw_stats - fold the clear-on-read MAC counters into hw_stats
  * @priv: device
  *
- * Takes hw_stats_lock, so it sleeps.
+ * The one reader of these registers: the service work, and the ethtool
+ * standard statistics for fresh values. Takes hw_stats_lock, so it sleeps;
+ * the sums change with interrupts off where ndo_get_stats64 (which may run
+ * in softirq) needs the sequence count (32-bit).
  */
 void i82574_update_hw_stats(struct i82574_dev *priv)
 {
-	struct i82574_hw_stats *hs = &priv->hw_stats;
+	struct i82574_hw_stats d = {};
+	u64 *sum = (u64 *)&priv->hw_stats, *add = (u64 *)&d;
+	unsigned long flags;
 	unsigned int i;
 
 	mutex_lock(&priv->hw_stats_lock);
-	for (i = 0; i < ARRAY_SIZE(i82574_stat_regs); i++)
-		*(u64 *)((u8 *)hs + i82574_stat_regs[i].off) +=
-			rd32(priv, i82574_stat_regs[i].reg);
-	for (i = 0; i < ARRAY_SIZE(hs->prc); i++) {
-		hs->prc[i] += rd32(priv, I82574_PRC64 + 4 * i);
-		hs->ptc[i] += rd32(priv, I82574_PTC64 + 4 * i);
-	}
-	hs->gorc += i82574_rd64_clr(priv, I82574_GORCL);
-	hs->gotc += i82574_rd64_clr(priv, I82574_GOTCL);
+	i82574_read_stat_regs(priv, &d);
+	flags = u64_stats_update_begin_irqsave(&priv->hw_syncp);
+	for (i = 0; i < sizeof(d) / sizeof(u64); i++)
+		sum[i] += add[i];
+	u64_stats_update_end_irqrestore(&priv->hw_syncp, flags);
 	mutex_unlock(&priv->hw_stats_lock);
+}
+
+/**
+ * i82574_read_hw_errors - add the MAC's error counters to rtnl stats
+ * @priv: device
+ * @stats: software counters already filled in
+ *
+ * From the counts i82574_update_hw_stats() accumulated: no MMIO, no sleep.
+ * Length errors are RUC + ROC, as e1000e counts them (RLEC holds the same
+ * frames). RNBC counts frames the MAC held in its FIFO for want of a
+ * descriptor and may still deliver: FIFO events, not drops, and not part
+ * of rx_errors; MPC counts the frames it dropped.
+ */
+void i82574_read_hw_errors(struct i82574_dev *priv,
+			   struct rtnl_link_stats64 *stats)
+{
+	const struct i82574_hw_stats *hs = &priv->hw_stats;
+	u64 crc, algn, len, other, mpc, rnbc, ecol, latecol, colc;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&priv->hw_syncp);
+		crc = hs->crcerrs;
+		algn = hs->algnerrc;
+		len = hs->ruc + hs->roc;
+		other = hs->rxerrc + hs->cexterr;
+		mpc = hs->mpc;
+		rnbc = hs->rnbc;
+		ecol = hs->ecol;
+		latecol = hs->latecol;
+		colc = hs->colc;
+	} while (u64_stats_fetch_retry(&priv->hw_syncp, start));
+	stats->rx_crc_errors = crc;
+	stats->rx_frame_errors += algn;
+	stats->rx_length_errors = len;
+	stats->rx_errors += crc + algn + len + other;
+	stats->rx_missed_errors = mpc;
+	stats->rx_fifo_errors = rnbc;
+	stats->tx_aborted_errors = ecol;
+	stats->tx_window_errors = latecol;
+	stats->tx_errors += ecol + latecol;
+	stats->collisions = colc;
 }

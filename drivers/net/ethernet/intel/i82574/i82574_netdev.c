@@ -102,6 +102,7 @@ static void i82574_get_stats64(struct net_device *netdev,
 	stats->rx_dropped = rx.dropped;
 	stats->rx_errors = rx.frame_err;
 	stats->rx_frame_errors = rx.frame_err;
+	i82574_read_hw_errors(priv, stats);
 }
 
 static void i82574_get_queue_stats_rx(struct net_device *netdev, int idx,
@@ -450,6 +451,9 @@ static bool i82574_check_phy_hang(struct i82574_dev *priv)
 /* The work's register accesses; the device is powered */
 static void i82574_service_hw(struct i82574_dev *priv)
 {
+	/* ethtool -t has the rings stopped and writes test patterns */
+	if (test_bit(I82574_STATE_TESTING, &priv->state))
+		return;
 	if (i82574_check_phy_hang(priv))
 		set_bit(I82574_STATE_RESET_REQ, &priv->state);
 	if (test_and_clear_bit(I82574_STATE_RESET_REQ, &priv->state))

@@ -39,6 +39,8 @@ static irqreturn_t i82574_msix_other(int irq, void *data)
 	struct i82574_dev *priv = data;
 	u32 icr = rd32(priv, I82574_ICR);
 
+	if (unlikely(test_bit(I82574_STATE_TESTING, &priv->state)))
+		atomic_or(icr, &priv->test_icr);
 	/* ICR is not cleared by reading it in MSI-X mode */
 	wr32(priv, I82574_ICR, icr & (I82574_INT_OTHER | I82574_INT_LSC |
 				      I82574_INT_RXO));
@@ -59,6 +61,8 @@ static irqreturn_t i82574_intr(int irq, void *data)
 	icr = rd32(priv, I82574_ICR);
 	if (!icr)
 		return IRQ_NONE;
+	if (unlikely(test_bit(I82574_STATE_TESTING, &priv->state)))
+		atomic_or(icr, &priv->test_icr);
 	if (icr & I82574_INT_LSC)
 		i82574_link_event(priv);
 	nv = READ_ONCE(priv->nv[0]);
@@ -150,6 +154,7 @@ static void i82574_init_priv(struct i82574_dev *priv)
 	i82574_default_reta(priv);
 	spin_lock_init(&priv->stats_lock);
 	mutex_init(&priv->hw_stats_lock);
+	u64_stats_init(&priv->hw_syncp);
 	INIT_DELAYED_WORK(&priv->service_task, i82574_service_task);
 }
 
