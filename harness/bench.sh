@@ -26,6 +26,10 @@ for c in "${CASES[@]}"; do
 	if [ "$c" = core ]; then core=1; else nic_cases+=("$c"); fi
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
+# the wire the NICs are on (vm.py --wire): hub, or tap, where QEMU passes
+# TSO on as a vnet header and the host segments it
+WIRE=${WIRE:-hub}
+[[ $WIRE =~ ^(hub|tap)$ ]] || die "WIRE must be hub or tap, not '$WIRE'"
 # the duration knobs, passed on to the guest
 knobs=()
 for k in BENCH_T BENCH_W BENCH_PINGS; do
@@ -52,7 +56,7 @@ vm_run()
 
 	shift 3
 	"$TOP/harness/vm.py" --kernel "$kernel" --timeout "$timeout" --results "$OUT/$name" \
-		${VM_ICOUNT:+--icount} \
+		${VM_ICOUNT:+--icount} --wire "$WIRE" \
 		-- "$@" | grep --line-buffered -E '# bench:|vm:' || true
 	python3 -c "import json,sys; sys.exit(1 if json.load(open(sys.argv[1]))['problems'] else 0)" \
 		"$OUT/$name/vm.json" ||
