@@ -17,15 +17,27 @@ read -r -a CASES <<< "${*//,/ }"
 OUT=$TOP/results/bench
 
 nic_cases=()
+tcp=0
 core=0
 for c in "${CASES[@]}"; do
 	case " ${ALL[*]} " in
 	*" $c "*) ;;
 	*) die "unknown case '$c' (cases: ${ALL[*]})" ;;
 	esac
-	if [ "$c" = core ]; then core=1; else nic_cases+=("$c"); fi
+	case $c in
+	core) core=1 ;;
+	tcp) tcp=1 ;;
+	*) nic_cases+=("$c") ;;
+	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
+# the wire the NICs are on (vm.py --wire): hub, or tap, where QEMU passes
+# TSO on as a vnet header and the host segments it. The tcp case boots on
+# TCP_WIRE (tap): on a hub, e1000e's TSO becomes IPv4 fragments.
+WIRE=${WIRE:-hub}
+TCP_WIRE=${TCP_WIRE:-tap}
+[[ $WIRE =~ ^(hub|tap)$ ]] || die "WIRE must be hub or tap, not '$WIRE'"
+[[ $TCP_WIRE =~ ^(hub|tap)$ ]] || die "TCP_WIRE must be hub or tap, not '$TCP_WIRE'"
 # the duration knobs, passed on to the guest
 knobs=()
 for k in BENCH_T BENCH_W BENCH_PINGS; do
@@ -44,21 +56,25 @@ mkdir -p "$OUT"
 t0=$(date +%s)
 log "benchmarks: ${CASES[*]}, $ROUNDS rounds"
 
-# vm_run NAME KERNEL TIMEOUT JOB...: one boot, progress lines shown, fails
-# on anything vm.py calls a problem
+# vm_run NAME KERNEL TIMEOUT JOB...: one boot on $WIRE (or $BOOT_WIRE),
+# progress lines shown, fails on anything vm.py calls a problem
 vm_run()
 {
 	local name=$1 kernel=$2 timeout=$3
 
 	shift 3
 	"$TOP/harness/vm.py" --kernel "$kernel" --timeout "$timeout" --results "$OUT/$name" \
-		${VM_ICOUNT:+--icount} \
+		${VM_ICOUNT:+--icount} --wire "${BOOT_WIRE:-$WIRE}" \
 		-- "$@" | grep --line-buffered -E '# bench:|vm:' || true
 	python3 -c "import json,sys; sys.exit(1 if json.load(open(sys.argv[1]))['problems'] else 0)" \
 		"$OUT/$name/vm.json" ||
 		die "benchmark boot $name failed: $(cat "$OUT/$name/vm.json")"
 }
 
+if [ $tcp = 1 ]; then
+	BOOT_WIRE=$TCP_WIRE vm_run nics-tcp perf $((600 + ROUNDS * 300)) \
+		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" tcp
+fi
 if [ ${#nic_cases[@]} -gt 0 ]; then
 	vm_run nics perf $((600 + ROUNDS * 600)) \
 		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
@@ -81,7 +97,7 @@ if [ $core = 1 ]; then
 	done
 fi
 # the NIC cases first, then the core boots in the order they ran
-cat "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
+cat "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
 	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
 secs=$(($(date +%s) - t0))

@@ -36,6 +36,8 @@ DEBUG1_TESTS=(
 	"CASES=txhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
 	# about 500 s here since the per-queue check steers both queue pairs
 	"TEST_TIMEOUT=1800:$SEL/i82574_basic.sh"
+	# VLAN offloads, filter and ethtool -K toggles under traffic
+	"$SEL/vlan.sh"
 )
 DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
@@ -87,6 +89,8 @@ PERF_TESTS=(
 	"TEST_TIMEOUT=1200:$SEL/dispatch_limit_traffic.sh"
 	"$SEL/dispatch_limit_forward.sh"
 	"$SEL/i82574_basic.sh"
+	# VLAN offloads, filter and ethtool -K toggles under traffic
+	"$SEL/vlan.sh"
 	"$SEL/upstream_py.sh"
 	# dispatch_limit's no-strand oracle on a netdevsim pair, then the same
 	# cases through i82574 (NETIF; the netdevsim-only ones skip)

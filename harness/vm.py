@@ -5,10 +5,21 @@
 The guest uses the host's root filesystem read-only over virtio-9p (no
 image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
 read-write 9p share of the results folder at /run/results. NICs are
-`-device e1000e` wired in pairs on QEMU hubs (nic0+nic1 on hub 0, nic2+nic3
-on hub 1, ...), each NIC behind a PCIe root port of its own (rpN, bus N+1
-in the guest), as an add-in card sits, so that AER errors injected into a
-NIC reach the guest's AER driver through the port. A QMP socket allows
+`-device e1000e` wired in pairs (nic0+nic1, nic2+nic3, ...), each NIC
+behind a PCIe root port of its own (rpN, bus N+1 in the guest), as an
+add-in card sits, so that AER errors injected into a NIC reach the guest's
+AER driver through the port.
+
+The wire (--wire) is either QEMU hubs (hub: nic0+nic1 on hub 0, nic2+nic3
+on hub 1, ...) or host taps (tap): one tap with a vnet header per NIC
+(tap0 for nic0, ...), the two taps of a pair joined back to back by a tc
+mirred redirect each way (--tap-join mirred) or a bridge (bridge). The taps
+live in a network namespace of their own that QEMU is started in (unshare
+--net, so it has no name and nothing in it has an address): it holds
+nothing but lo and the wire, and it goes away with QEMU whatever ends it.
+QEMU gets SIGKILL if vm.py dies first. Only the tap wire passes TSO on as
+TCP segments (the host kernel segments it); on a hub QEMU 7.2 turns a TSO
+packet into IPv4 fragments and corrupts IPv6. A QMP socket allows
 `set_link`, switching trace events and injecting AER errors
 (`pcie_aer_inject_error`); the guest reaches it through its second serial
 port (`harness/guest/hostctl`).
@@ -213,6 +224,57 @@ def sample_cpu(pid, stop, out):
             return
 
 
+# Run in the new network namespace, before QEMU replaces the shell: the
+# host's own IPv6 would otherwise put router solicitations and MLD reports
+# on the wire. MTU 9216: the tests' 9000-byte jumbo frames, VLAN tag included.
+TAP_SETUP = r"""set -e
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+ip link set lo up
+for i in $(seq 0 $((NICS - 1))); do
+	ip tuntap add dev tap$i mode tap vnet_hdr
+	ip link set tap$i mtu 9216 up
+done
+for i in $(seq 0 2 $((NICS - 1))); do
+	j=$((i + 1))
+	if [ "$JOIN" = bridge ]; then
+		ip link add br$i mtu 9216 type bridge stp_state 0 forward_delay 0 \
+			mcast_snooping 0 ageing_time 30000
+		ip link set tap$i master br$i
+		ip link set tap$j master br$i
+		ip link set br$i up
+	else
+		tc qdisc add dev tap$i ingress
+		tc qdisc add dev tap$j ingress
+		tc filter add dev tap$i ingress u32 match u32 0 0 action mirred egress redirect dev tap$j
+		tc filter add dev tap$j ingress u32 match u32 0 0 action mirred egress redirect dev tap$i
+	fi
+done
+shift
+exec "$@"
+"""
+
+
+def pdeathsig():
+    """In QEMU's process before exec: SIGKILL when vm.py dies."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+
+
+def wire_args(a):
+    """The netdevs, and the command QEMU must be started through."""
+    nets = []
+    for i in range(a.nics):
+        if a.wire == "tap":
+            nets.append("tap,id=hp%d,ifname=tap%d,vnet_hdr=on,vhost=off,script=no,"
+                        "downscript=no" % (i, i))
+        else:
+            nets.append("hubport,id=hp%d,hubid=%d" % (i, i // 2))
+    if a.wire != "tap":
+        return nets, []
+    return nets, ["env", "NICS=%d" % a.nics, "JOIN=%s" % a.tap_join,
+                  "unshare", "--net", "--", "sh", "-c", TAP_SETUP, "sh", "--"]
+
+
 def qemu_args(a, kernel, res, sockdir):
     # no_timer_check: on a loaded host, TCG's timer interrupt can come too
     # late for the IO-APIC timer check, which then panics at 0.000 s ("IO-APIC
@@ -255,9 +317,10 @@ def qemu_args(a, kernel, res, sockdir):
             "-device", "virtio-9p-pci,fsdev=top,mount_tag=top",
             "-fsdev", "local,id=build,path=%s,security_model=none,readonly=on" % BUILD,
             "-device", "virtio-9p-pci,fsdev=build,mount_tag=build"]
+    nets, wrap = wire_args(a)
     for i in range(a.nics):
         hub = i // 2
-        args += ["-netdev", "hubport,id=hp%d,hubid=%d" % (i, hub),
+        args += ["-netdev", nets[i],
                  # a x1 2.5 GT/s link, as the 82574L's; at a faster one
                  # Linux waits after a port reset for Data Link Layer Link
                  # Active, which QEMU's root port does not report
@@ -265,7 +328,7 @@ def qemu_args(a, kernel, res, sockdir):
                  "x-speed=2_5,x-width=1" % (i, i + 1, 0x10 + i),
                  "-device", "e1000e,netdev=hp%d,id=nic%d,mac=52:54:00:12:%02x:%02x,bus=rp%d,romfile="
                  % (i, i, hub, i, i)]
-    return args
+    return wrap + args
 
 
 # A test that hangs a TX queue on purpose announces it in the kernel log
@@ -364,6 +427,10 @@ def main():
                     help="deterministic instruction-counted guest time (single-threaded TCG)")
     ap.add_argument("--one-thread", action="store_true",
                     help="run the vCPUs on one host thread (single-threaded TCG)")
+    ap.add_argument("--wire", choices=("hub", "tap"), default="hub",
+                    help="NIC pairs on QEMU hubs or on host taps in a namespace of their own")
+    ap.add_argument("--tap-join", choices=("mirred", "bridge"), default="mirred",
+                    help="how a pair's two taps are joined (--wire tap)")
     ap.add_argument("job", nargs=argparse.REMAINDER,
                     help="command run in the guest (default: a shell-less smoke job)")
     a = ap.parse_args()
@@ -388,7 +455,8 @@ def main():
     log_path = os.path.join(res, "console.log")
     t0 = time.time()
     proc = subprocess.Popen(qemu_args(a, kernel, res, sockdir), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=pdeathsig)
     stop = threading.Event()
     cpu = {}
     threading.Thread(target=hostctl_relay, daemon=True,
@@ -432,7 +500,8 @@ def main():
     if splats:
         problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
     with open(os.path.join(res, "vm.json"), "w") as f:
-        json.dump({"kernel": kernel, "seconds": round(elapsed, 1), "status": status,
+        json.dump({"kernel": kernel, "wire": a.wire if a.wire == "hub" else "tap-" + a.tap_join,
+                   "seconds": round(elapsed, 1), "status": status,
                    "guest_up": progress.up, "qemu_cpu_seconds": cpu_s,
                    "programs": progress.programs,
                    "splats": splats, "problems": problems}, f, indent=1)

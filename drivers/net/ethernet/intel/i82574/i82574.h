@@ -72,6 +72,8 @@ struct i82574_dev {
 	u8 rss_key[I82574_RSS_KEY_SIZE];
 	u32 mta[I82574_MTA_NUM];
 	u32 rx_mode;			/* RCTL UPE/MPE */
+	u32 vfta[I82574_VFTA_NUM];	/* VLAN filter table, VID 0 always */
+	bool vlan_filter;		/* rx-vlan-filter, for RCTL.VFE */
 	u16 rx_usecs;
 	u16 tx_usecs;
 	bool adaptive_rx;
@@ -165,6 +167,15 @@ void i82574_configure_hw(struct i82574_dev *priv);
 void i82574_irq_enable_all(struct i82574_dev *priv);
 void i82574_flush_descriptors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);
+
+/* i82574_vlan.c */
+u32 i82574_rxcsum(netdev_features_t features);
+u32 i82574_vlan_rctl(struct i82574_dev *priv);
+void i82574_vlan_configure(struct i82574_dev *priv);
+int i82574_vlan_rx_add_vid(struct net_device *netdev, __be16 proto, u16 vid);
+int i82574_vlan_rx_kill_vid(struct net_device *netdev, __be16 proto, u16 vid);
+int i82574_set_features(struct net_device *netdev, netdev_features_t features);
+void i82574_vlan_setup(struct net_device *netdev);
 void i82574_write_rss(struct i82574_dev *priv);
 void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
 void i82574_update_link(struct i82574_dev *priv, bool recheck);

@@ -20,6 +20,7 @@
 #define I82574_CTRL_RST			BIT(26)
 #define I82574_CTRL_RFCE		BIT(27)
 #define I82574_CTRL_TFCE		BIT(28)
+#define I82574_CTRL_VME			BIT(30)	/* VLAN strip and insert */
 #define I82574_CTRL_PHY_RST		BIT(31)
 #define I82574_STATUS			0x00008
 #define I82574_STATUS_FD		BIT(0)
@@ -137,6 +138,7 @@ enum {
 #define I82574_RCTL_RDMTS		GENMASK(9, 8)
 #define I82574_RCTL_BAM			BIT(15)
 #define I82574_RCTL_BSIZE		GENMASK(17, 16)
+#define I82574_RCTL_VFE			BIT(18)	/* VLAN filter (VFTA) */
 #define I82574_RCTL_SECRC		BIT(26)
 #define I82574_TCTL			0x00400
 #define I82574_TCTL_EN			BIT(1)
@@ -270,8 +272,10 @@ enum {
 #define I82574_TXD_CMD_IFCS		BIT(25)
 #define I82574_TXD_CMD_RS		BIT(27)
 #define I82574_TXD_CMD_DEXT		BIT(29)
+#define I82574_TXD_CMD_VLE		BIT(30)
 #define I82574_TXD_STA_DD		BIT(0)
 #define I82574_TXD_POPTS_TXSM		BIT(9)
+#define I82574_TXD_VLAN			GENMASK(31, 16)	/* the upper dword's */
 /* Context descriptor fields */
 #define I82574_TXC_TUCSS		GENMASK(7, 0)
 #define I82574_TXC_TUCSO		GENMASK(15, 8)
@@ -288,6 +292,7 @@ struct i82574_tx_desc {
 #define I82574_RXD_STA_DD		BIT(0)
 #define I82574_RXD_STA_EOP		BIT(1)
 #define I82574_RXD_STA_IXSM		BIT(2)
+#define I82574_RXD_STA_VP		BIT(3)	/* VLAN tag stripped */
 #define I82574_RXD_STA_UDPCS		BIT(4)
 #define I82574_RXD_STA_TCPCS		BIT(5)
 #define I82574_RXD_ERR_FRAME		(BIT(24) | BIT(25) | BIT(26) | \

@@ -503,7 +503,7 @@ static void i82574_get_pause_stats(struct net_device *netdev,
 static const char i82574_qstat_names[][ETH_GSTRING_LEN] = {
 	"", "", "", "tx_busy", "tx_stopped", "tx_dma_map_errors",
 	"tx_doorbells", "tx_flush_doorbells", "rx_alloc_fail", "rx_csum_ok",
-	"rx_csum_bad", "rx_frame_errors",
+	"rx_csum_bad", "rx_frame_errors", "tx_vlan_inserted", "rx_vlan_stripped",
 };
 
 static const char i82574_dev_stat_names[][ETH_GSTRING_LEN] = {

@@ -303,7 +303,8 @@ void i82574_write_rss(struct i82574_dev *priv)
 void i82574_write_rctl(struct i82574_dev *priv)
 {
 	/* 2 KiB buffers (BSIZE 0), CRC stripped, broadcast accepted */
-	u32 rctl = I82574_RCTL_BAM | I82574_RCTL_SECRC | priv->rx_mode;
+	u32 rctl = I82574_RCTL_BAM | I82574_RCTL_SECRC | priv->rx_mode |
+		   i82574_vlan_rctl(priv);
 
 	if (priv->netdev->mtu > ETH_DATA_LEN)
 		rctl |= I82574_RCTL_LPE;
@@ -352,15 +353,12 @@ void i82574_mac_config_link(struct i82574_dev *priv)
 
 static void i82574_init_mac(struct i82574_dev *priv)
 {
-	unsigned int i;
-
 	i82574_mac_config_link(priv);
 	rmw32(priv, I82574_CTRL_EXT,
 	      I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR,
 	      priv->msix ? I82574_CTRL_EXT_EIAME | I82574_CTRL_EXT_PBA_CLR : 0);
 	i82574_write_rar(priv, 0, priv->netdev->dev_addr);
-	for (i = 0; i < I82574_VFTA_NUM; i++)
-		wr32(priv, I82574_VFTA(i), 0);
+	i82574_vlan_configure(priv);
 }
 
 /* FLAG2_DMA_BURST thresholds of e1000e for TX: prefetch when 31 or fewer
@@ -430,8 +428,7 @@ static void i82574_init_rx(struct i82574_dev *priv)
 	/* extended descriptors (also needed by RSS), no ACK interrupts */
 	wr32(priv, I82574_RFCTL, I82574_RFCTL_EXTEN | I82574_RFCTL_ACK_DIS |
 	     I82574_RFCTL_IPV6_EX_DIS | I82574_RFCTL_NEW_IPV6_EXT_DIS);
-	wr32(priv, I82574_RXCSUM, I82574_RXCSUM_IPOFL | I82574_RXCSUM_TUOFL |
-	     I82574_RXCSUM_PCSD);
+	wr32(priv, I82574_RXCSUM, i82574_rxcsum(priv->netdev->features));
 	wr32(priv, I82574_RDTR, 0);
 	wr32(priv, I82574_RADV, 0);
 	wr32(priv, I82574_RAID, 0);

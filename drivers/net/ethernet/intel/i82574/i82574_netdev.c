@@ -585,6 +585,9 @@ static const struct net_device_ops i82574_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= i82574_change_mtu,
 	.ndo_tx_timeout		= i82574_tx_timeout,
+	.ndo_set_features	= i82574_set_features,
+	.ndo_vlan_rx_add_vid	= i82574_vlan_rx_add_vid,
+	.ndo_vlan_rx_kill_vid	= i82574_vlan_rx_kill_vid,
 };
 
 void i82574_netdev_setup(struct net_device *netdev)
@@ -597,6 +600,7 @@ void i82574_netdev_setup(struct net_device *netdev)
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			      NETIF_F_RXCSUM | NETIF_F_RXHASH;
 	netdev->features = netdev->hw_features | NETIF_F_HIGHDMA;
+	i82574_vlan_setup(netdev);
 	netdev->vlan_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 				NETIF_F_HIGHDMA;
 	netdev->priv_flags |= IFF_UNICAST_FLT;

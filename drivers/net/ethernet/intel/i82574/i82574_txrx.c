@@ -112,7 +112,8 @@ static void i82574_tx_post(struct i82574_ring *tx, dma_addr_t dma, u32 len,
 		chunk = min_t(u32, len, I82574_TX_MAX_PER_DESC);
 		desc = (struct i82574_tx_desc *)tx->desc + tx->fill;
 		desc->addr = cpu_to_le64(dma);
-		desc->lower = cpu_to_le32(i82574_tx_data_lower(chunk, false));
+		desc->lower = cpu_to_le32(i82574_tx_data_lower(chunk, false) |
+					  tx->pkt_cmd);
 		desc->upper = cpu_to_le32(popts);
 		tx->fill = (tx->fill + 1) & tx->size_mask;
 		dma += chunk;
@@ -154,15 +155,21 @@ static void i82574_tx_unwind(struct i82574_ring *tx, u32 first)
 static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
 {
 	struct skb_shared_info *shinfo = skb_shinfo(skb);
-	u32 first = tx->tail, last_len = 0, last;
+	u32 first = tx->tail, last_len = 0, last, popts;
 	struct i82574_tx_desc *desc;
 	unsigned int i;
-	int popts;
+	int ret;
 
 	tx->fill = first;
-	popts = i82574_tx_csum(tx, skb);
-	if (popts < 0)
-		return popts;
+	ret = i82574_tx_csum(tx, skb);
+	if (ret < 0)
+		return ret;
+	popts = ret;
+	tx->pkt_cmd = 0;
+	if (skb_vlan_tag_present(skb)) {
+		tx->pkt_cmd = I82574_TXD_CMD_VLE;
+		popts |= FIELD_PREP(I82574_TXD_VLAN, skb_vlan_tag_get(skb));
+	}
 	if (skb_headlen(skb) &&
 	    i82574_tx_map_one(tx, dma_map_single(tx->dev, skb->data,
 						 skb_headlen(skb), DMA_TO_DEVICE),
@@ -183,7 +190,8 @@ static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
 	/* close the packet: EOP and RS on its last descriptor */
 	last = (tx->fill - 1) & tx->size_mask;
 	desc = (struct i82574_tx_desc *)tx->desc + last;
-	desc->lower = cpu_to_le32(i82574_tx_data_lower(last_len, true));
+	desc->lower = cpu_to_le32(i82574_tx_data_lower(last_len, true) |
+				  tx->pkt_cmd);
 	tx->tx_buf[first].skb = skb;
 	tx->tx_buf[first].eop = last;
 	tx->tx_buf[first].bytes = skb->len;
@@ -244,7 +252,17 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 	struct i82574_ring *tx = &priv->nv[skb_get_queue_mapping(skb)]->tx;
 	bool more = netdev_xmit_more();
 	unsigned int bytes;
+	bool hw_vlan;
 
+	/* CTRL.VME, which insertion needs, follows rx-vlan-offload */
+	if (skb_vlan_tag_present(skb) &&
+	    !(READ_ONCE(dev->features) & NETIF_F_HW_VLAN_CTAG_RX)) {
+		skb = __vlan_hwaccel_push_inside(skb);
+		if (!skb) {
+			i82574_tx_drop(tx, NULL, false);
+			return NETDEV_TX_OK;
+		}
+	}
 	/* an offloaded checksum would cover the padding: finish it first */
 	if (skb->len < ETH_ZLEN && skb->ip_summed == CHECKSUM_PARTIAL &&
 	    skb_checksum_help(skb))
@@ -267,6 +285,7 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_BUSY;
 	}
 	bytes = skb->len;
+	hw_vlan = skb_vlan_tag_present(skb);
 	if (i82574_tx_map(tx, skb)) {
 		i82574_tx_drop(tx, skb, true);
 		return NETDEV_TX_OK;
@@ -277,6 +296,7 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 	if (!netif_txq_maybe_stop(tx->txq, i82574_tx_unused(tx),
 				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
 		tx->xstats.stop++;
+	tx->xstats.vlan_tx += hw_vlan;
 	/* decides after the stop above: a stopped queue always rings */
 	if (netdev_tx_sent_dispatch(tx->txq, bytes, more))
 		i82574_tx_doorbell(tx);
@@ -503,6 +523,11 @@ static u32 i82574_rx_deliver(struct i82574_napi_vector *nv,
 			    le32_to_cpu(desc->wb.rss));
 	skb_record_rx_queue(skb, rx->q_idx);
 	skb->protocol = eth_type_trans(skb, skb->dev);
+	if (staterr & I82574_RXD_STA_VP) {
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       le16_to_cpu(desc->wb.vlan));
+		rx->stats.vlan_rx++;
+	}
 	len = skb->len + ETH_HLEN;
 	napi_gro_receive(&nv->napi, skb);
 	return len;

@@ -73,6 +73,8 @@ struct i82574_queue_stats {
 	u64 csum_ok;
 	u64 csum_bad;
 	u64 frame_err;
+	u64 vlan_tx;		/* tags the device inserted */
+	u64 vlan_rx;		/* tags the device stripped */
 	struct u64_stats_sync syncp;
 };
 
@@ -88,6 +90,7 @@ struct i82574_ring {
 	u32 tail;			/* end of the published packets */
 	u32 fill;			/* TX: next slot to fill */
 	u32 doorbell;			/* last value written to the tail */
+	u32 pkt_cmd;			/* TX: VLE for the packet being built */
 	u16 q_idx;
 	u16 hw_off;			/* RX: data offset inside a buffer */
 	struct page_pool *pp;		/* RX only */
