@@ -80,8 +80,17 @@ if [ $core = 1 ]; then
 		done
 	done
 fi
-# the NIC cases first, then the core boots in the order they ran
-cat "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
+# the counting windows' trace, counted here: operations per packet
+if [ -s "$OUT/nics/bench.jsonl" ]; then
+	log "counting the trace ($(du -sh "$OUT/nics/qemu-trace.log" | cut -f1))"
+	"$TOP/bench/count.py" "$OUT/nics" > "$OUT/nics/counts.jsonl" ||
+		die "counting the trace of $OUT/nics failed"
+	# counted: a big log is not worth keeping
+	[ "$(stat -c %s "$OUT/nics/qemu-trace.log")" -lt 100000000 ] ||
+		rm -f "$OUT/nics/qemu-trace.log"
+fi
+# the counts, then the NIC cases, then the core boots in the order they ran
+cat "$OUT"/nics/counts.jsonl "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
 	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
 secs=$(($(date +%s) - t0))
