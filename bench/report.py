@@ -223,7 +223,7 @@ def main():
     md, rows = table(timed)
     if counted:
         md = ("Device operations per packet, counted (QEMU trace events, every NIC of the "
-              "case, an idle window's rate subtracted; per packet the receiving NIC got; "
+              "case, an idle window's rate subtracted; per frame a NIC received (fwd: router and sink, 2 per forwarded packet); "
               "rtt-idle: per echo reply):\n\n" + cmd +
               "\n\nWall-clock rates and CPU time (TCG: +-20-30% run to run):\n\n" + md)
         rows = crows + rows

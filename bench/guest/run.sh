@@ -39,7 +39,7 @@ CW=${BENCH_CW:-1}
 COUNTING=0
 COUNT_EVENTS=(e1000e_core_write e1000e_core_read e1000e_irq_msix_notify_vec
 	      e1000e_irq_msix_notify_postponed_vec e1000e_irq_msi_notify
-	      e1000e_irq_legacy_notify)
+	      e1000e_irq_legacy_notify e1000e_rx_written_to_guest)
 PG=/proc/net/pktgen
 START=${EPOCHSECONDS:?bash 5 needed}
 HZ_USER=$(getconf CLK_TCK)
@@ -426,7 +426,7 @@ case_tcp()
 	local p dir bps _
 
 	for dir in tx rx; do
-		for p in 1 2; do
+		for p in $(subcases 1 2); do
 			if [ $dir = tx ]; then
 				iperf_window "tcp-$VARIANT" "$PEER_NS" "$IF_B" -t "$T" -P $p || return 1
 			else
@@ -446,7 +446,7 @@ case_udp64()
 {
 	local p f sent rcvd
 
-	for p in 1 2; do
+	for p in $(subcases 1 2); do
 		iperf_window "udp64-$VARIANT" "$PEER_NS" "$IF_B" -u -b 0 -l 18 -t "$T" -P $p ||
 			return 1
 		f=$RESULTS/udp64-$VARIANT.json
@@ -476,7 +476,7 @@ case_pktgen()
 		emit "pktgen-b$b-rcvd" pps higher "$DROP_PPS"
 		emit "cpu:pktgen-b$b" us/pkt lower "$CPU_US_DROP"
 	done
-	[ "$COUNTING" = 1 ] || return 0
+	[ "$COUNTING" = 1 ] && [ "$ROUND" = 1 ] || return 0
 	# burst 1 again at about 10,000 pps: do the counts per packet
 	# depend on the rate (and so on how much tracing slows QEMU)?
 	PG_DELAY=100000 pg_setup "" "$IF_A" 1 start_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
@@ -490,7 +490,7 @@ case_qxmit()
 {
 	local t devs
 
-	for t in 1 2; do
+	for t in $(subcases 1 2); do
 		pg_setup "" "$IF_A" $t queue_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
 		devs=("$IF_A@0")
 		[ $t = 2 ] && devs+=("$IF_A@1")
@@ -554,6 +554,14 @@ latency_count()
 	emit rtt-idle-p50
 }
 
+# subcases A B...: what a case's loop goes through: all, or in a counting
+# window only the first (counting windows cost 10-30 s each here: QEMU
+# flushes every trace line)
+subcases()
+{
+	if [ "$COUNTING" = 1 ]; then echo "$1"; else echo "$@"; fi
+}
+
 # count_case: the case again in a counting window
 count_case()
 {
@@ -573,7 +581,8 @@ count_idle()
 	COUNTING=1
 	count_on || { COUNTING=0; return 1; }
 	r0=$(snap $$ lo)
-	sleep "$CW"
+	# longer: the watchdogs' bursts come every 2 s
+	sleep 4
 	r1=$(snap $$ lo)
 	count_off || { COUNTING=0; return 1; }
 	window_calc "$r0" "$r1"
@@ -737,7 +746,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 				for VARIANT in $(variants "$CASE" $drv); do
 					knobs "" "$IF_A" $VARIANT || fail "knobs of $VARIANT"
 					"case_$CASE" || fail "$CASE on $VARIANT"
-					count_case || fail "counting $CASE on $VARIANT"
+					[ "$VARIANT" = i82574-nobql ] ||
+						count_case || fail "counting $CASE on $VARIANT"
 				done
 				knobs "" "$IF_A" $drv || fail "knobs of $drv"
 			done
