@@ -110,7 +110,7 @@ def main():
         # the guest in the same window (the guest's counters are read a
         # little inside the window's edges)
         pk = net["rx frames"]
-        out = {k: net[k] / pk if pk >= 100 else None for k in ROWS}
+        out = {k: net[k] / pk if pk >= 20 else None for k in ROWS}
         for k in ROWS:
             if out[k] is None:
                 continue

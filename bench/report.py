@@ -80,6 +80,8 @@ def fmt(v):
         return "%.0f" % v
     if abs(v) >= 10:
         return "%.1f" % v
+    if 0 < abs(v) < 1:
+        return "%.3g" % v
     return "%.2f" % v
 
 
@@ -304,7 +306,7 @@ def main():
     if counted:
         md = ("Device operations per packet, counted (QEMU trace events, every NIC of the "
               "case, an idle window's rate subtracted; per frame a NIC received (fwd: router and sink, 2 per forwarded packet); "
-              "rtt-idle: per echo reply):\n\n" + cmd +
+              "rtt-idle: 2 frames per ping):\n\n" + cmd +
               "\n\nWall-clock rates and CPU time (TCG: +-20-30% run to run):\n\n" + md)
         rows = crows + rows
     gl = goals(metrics)

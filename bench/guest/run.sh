@@ -539,7 +539,7 @@ case_latency()
 	return $rc
 }
 
-# counted: 40 idle pings, per echo reply received (under load the
+# counted: 40 idle pings (request and reply: 2 frames each; under load the
 # counts are tcp-1-tx's)
 latency_count()
 {
