@@ -28,11 +28,15 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
 # the duration knobs, passed on to the guest
 knobs=()
-for k in BENCH_T BENCH_W BENCH_PINGS; do
+for k in BENCH_T BENCH_W BENCH_PINGS BENCH_CW; do
 	[ -n "${!k:-}" ] || continue
 	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
 	knobs+=("$k=${!k}")
 done
+case ${BENCH_COUNT:-1} in
+0 | 1) knobs+=("BENCH_COUNT=${BENCH_COUNT:-1}") ;;
+*) die "BENCH_COUNT must be 0 or 1, not '$BENCH_COUNT'" ;;
+esac
 
 "$TOP/harness/deps.sh"
 "$TOP/harness/tree.sh"
@@ -81,7 +85,7 @@ if [ $core = 1 ]; then
 	done
 fi
 # the counting windows' trace, counted here: operations per packet
-if [ -s "$OUT/nics/bench.jsonl" ]; then
+if [ -s "$OUT/nics/bench.jsonl" ] && [ -f "$OUT/nics/qemu-trace.log" ]; then
 	log "counting the trace ($(du -sh "$OUT/nics/qemu-trace.log" | cut -f1))"
 	"$TOP/bench/count.py" "$OUT/nics" > "$OUT/nics/counts.jsonl" ||
 		die "counting the trace of $OUT/nics failed"

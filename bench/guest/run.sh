@@ -18,7 +18,8 @@
 #
 # Knobs: BENCH_T (iperf3 seconds, default 3), BENCH_W (pktgen measuring
 # window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100),
-# BENCH_CW (counting window in seconds, default 1).
+# BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
+# counting windows, default 1).
 #
 # Counting: after its timed windows every case runs again in a shorter
 # window with QEMU's e1000e trace events on (hostctl trace, through QMP):
@@ -36,6 +37,7 @@ T=${BENCH_T:-3}
 W=${BENCH_W:-2}
 PINGS=${BENCH_PINGS:-100}
 CW=${BENCH_CW:-1}
+COUNT=${BENCH_COUNT:-1}
 COUNTING=0
 COUNT_EVENTS=(e1000e_core_write e1000e_core_read e1000e_irq_msix_notify_vec
 	      e1000e_irq_msix_notify_postponed_vec e1000e_irq_msi_notify
@@ -567,6 +569,7 @@ count_case()
 {
 	local T=$CW W=$CW rc=0
 
+	[ "$COUNT" = 1 ] || return 0
 	COUNTING=1
 	"case_$CASE" || rc=1
 	COUNTING=0
@@ -578,6 +581,7 @@ count_idle()
 {
 	local CASE=idle VARIANT=$DRIVER r0 r1
 
+	[ "$COUNT" = 1 ] || return 0
 	COUNTING=1
 	count_on || { COUNTING=0; return 1; }
 	r0=$(snap $$ lo)
