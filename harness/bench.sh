@@ -64,7 +64,7 @@ vm_run()
 }
 
 if [ ${#nic_cases[@]} -gt 0 ]; then
-	vm_run nics perf $((600 + ROUNDS * 600)) \
+	vm_run nics perf $((600 + ROUNDS * 1200)) \
 		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
 fi
 # The core case in two kinds of boot: wall-clock pps with both vCPUs in
