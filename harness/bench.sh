@@ -40,11 +40,15 @@ TCP_WIRE=${TCP_WIRE:-tap}
 [[ $TCP_WIRE =~ ^(hub|tap)$ ]] || die "TCP_WIRE must be hub or tap, not '$TCP_WIRE'"
 # the duration knobs, passed on to the guest
 knobs=()
-for k in BENCH_T BENCH_W BENCH_PINGS; do
+for k in BENCH_T BENCH_W BENCH_PINGS BENCH_CW; do
 	[ -n "${!k:-}" ] || continue
 	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
 	knobs+=("$k=${!k}")
 done
+case ${BENCH_COUNT:-1} in
+0 | 1) knobs+=("BENCH_COUNT=${BENCH_COUNT:-1}") ;;
+*) die "BENCH_COUNT must be 0 or 1, not '$BENCH_COUNT'" ;;
+esac
 
 "$TOP/harness/deps.sh"
 "$TOP/harness/tree.sh"
@@ -76,7 +80,7 @@ if [ $tcp = 1 ]; then
 		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" tcp
 fi
 if [ ${#nic_cases[@]} -gt 0 ]; then
-	vm_run nics perf $((600 + ROUNDS * 600)) \
+	vm_run nics perf $((600 + ROUNDS * 1200)) \
 		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
 fi
 # The core case in two kinds of boot: wall-clock pps with both vCPUs in
@@ -96,8 +100,17 @@ if [ $core = 1 ]; then
 		done
 	done
 fi
-# the NIC cases first, then the core boots in the order they ran
-cat "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
+# the counting windows' trace, counted here: operations per packet
+if [ -s "$OUT/nics/bench.jsonl" ] && [ -f "$OUT/nics/qemu-trace.log" ]; then
+	log "counting the trace ($(du -sh "$OUT/nics/qemu-trace.log" | cut -f1))"
+	"$TOP/bench/count.py" "$OUT/nics" > "$OUT/nics/counts.jsonl" ||
+		die "counting the trace of $OUT/nics failed"
+	# counted: a big log is not worth keeping
+	[ "$(stat -c %s "$OUT/nics/qemu-trace.log")" -lt 100000000 ] ||
+		rm -f "$OUT/nics/qemu-trace.log"
+fi
+# the counts, then the NIC cases, then the core boots in the order they ran
+cat "$OUT"/nics/counts.jsonl "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
 	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
 secs=$(($(date +%s) - t0))

@@ -17,7 +17,16 @@
 # measured right after plain i82574 with the same binding.
 #
 # Knobs: BENCH_T (iperf3 seconds, default 3), BENCH_W (pktgen measuring
-# window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100).
+# window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100),
+# BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
+# counting windows, default 1).
+#
+# Counting: after its timed windows every case runs again in a shorter
+# window with QEMU's e1000e trace events on (hostctl trace, through QMP):
+# each such window is a "count" line (trace log offsets, the packets the
+# receiving NIC got, guest seconds), which bench/count.py turns on the
+# host into device operations per packet. An "idle" count window per
+# driver and round gives the background (watchdogs) to subtract.
 # Process start-up is costly under TCG (hundreds of ms on a busy host), so
 # counters are read with shell builtins and results parsed with one awk.
 
@@ -27,6 +36,12 @@ OUT=$RESULTS/bench.jsonl
 T=${BENCH_T:-3}
 W=${BENCH_W:-2}
 PINGS=${BENCH_PINGS:-100}
+CW=${BENCH_CW:-1}
+COUNT=${BENCH_COUNT:-1}
+COUNTING=0
+COUNT_EVENTS=(e1000e_core_write e1000e_core_read e1000e_irq_msix_notify_vec
+	      e1000e_irq_msix_notify_postponed_vec e1000e_irq_msi_notify
+	      e1000e_irq_legacy_notify e1000e_rx_written_to_guest)
 PG=/proc/net/pktgen
 START=${EPOCHSECONDS:?bash 5 needed}
 HZ_USER=$(getconf CLK_TCK)
@@ -52,9 +67,40 @@ fail()
 # emit METRIC UNIT higher|lower VALUE [SAMPLES_JSON]
 emit()
 {
+	if [ "$COUNTING" = 1 ]; then
+		[ "$REG_TRACE_FROM" = "${COUNTED_FROM:-}" ] && return 0
+		COUNTED_FROM=$REG_TRACE_FROM
+		local name=${1%-sent}
+
+		name=${name%-rcvd}
+		emit_count "${name%-p50}" "$RX_PKTS" "$SECS"
+		return 0
+	fi
 	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"unit":"%s","better":"%s","value":%s%s}\n' \
 		"$CASE" "$1" "$VARIANT" "$ROUND" "$2" "$3" "$4" "${5:+,\"samples\":$5}" >> "$OUT"
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: $1 = $4 $2"
+}
+
+# count_on / count_off: the counting window's trace events on and off
+count_on()
+{
+	[ "$COUNTING" = 1 ] || return 0
+	reg_trace_on "${COUNT_EVENTS[@]}"
+}
+
+count_off()
+{
+	[ "$COUNTING" = 1 ] || return 0
+	reg_trace_off
+}
+
+# emit_count NAME PACKETS SECS: one counting window's line
+emit_count()
+{
+	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s}\n' \
+		"$CASE" "$1" "$VARIANT" "$ROUND" "$REG_TRACE_FROM" "$REG_TRACE_TO" "$2" "$3" >> "$OUT"
+	progress "$CASE round $ROUND/$ROUNDS $VARIANT: counted $1, $2 packets," \
+		"$((REG_TRACE_TO - REG_TRACE_FROM)) bytes of trace"
 }
 
 # ns_do NS CMD...: CMD in network namespace NS, or here if NS is empty.
@@ -149,6 +195,7 @@ window_calc()
 	read -r t0 c0 r0 i0 e0 p0 <<< "$1"
 	read -r t1 c1 r1 i1 e1 p1 <<< "$2"
 	# (no process substitution: the guest has no /dev/fd)
+	RX_PKTS=$((r1 - r0))
 	read -r SECS RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
 		-v dc=$((c1 - c0)) -v dr=$((r1 - r0)) -v di=$((i1 - i0)) -v de=$((e1 - e0)) \
 		-v dp=$((p1 - p0)) -v hz="$HZ_USER" 'BEGIN {
@@ -171,7 +218,7 @@ pg_setup()
 		cmds+="for i in \$(seq 300); do grep -Eq '^(Running|Stopped): +[^ ]' $PG/kpktgend_$t || break; sleep 0.1; done"$'\n'
 		cmds+="echo add_device $ifn@$t > $PG/kpktgend_$t"$'\n'
 		for c in "count 0" "xmit_mode $1" "pkt_size $2" "burst $3" \
-			 "delay 0" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"}; do
+			 "delay ${PG_DELAY:-0}" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"}; do
 			cmds+="echo '$c' > $PG/$ifn@$t"$'\n'
 		done
 	done
@@ -226,11 +273,13 @@ pg_window()
 	# the run starts, and then no signal stops it (below)
 	wait_for 100 pg_busy "$pgpid" || return 1
 	sleep 0.5
+	count_on || return 1
 	s0=$(snap "$pgpid" none "$@")
 	r0=$(snap "$rxpid" "$rxif")
 	sleep "$W"
 	s1=$(snap "$pgpid" none "$@")
 	r1=$(snap "$rxpid" "$rxif")
+	count_off || return 1
 	kill -TERM $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	pg_idle "$pgpid" || ns_do "$pgns" sh -c "echo stop > $PG/pgctrl"
@@ -361,13 +410,16 @@ iperf_window()
 	shift 3
 	rxpid=$(ns_pid "$rxns")
 	for try in 1 2 3; do
+		count_on || return 1
 		s0=$(snap "$rxpid" "$rxif")
 		iperf3 -c "$IP4_B" -J "$@" > "$f" && ! grep -q '"error"' "$f" && break
+		count_off
 		# the server may still be finishing the previous test
 		grep -q busy "$f" && [ $try -lt 3 ] || return 1
 		sleep 1
 	done
 	s1=$(snap "$rxpid" "$rxif")
+	count_off || return 1
 	window_calc "$s0" "$s1"
 }
 
@@ -376,7 +428,7 @@ case_tcp()
 	local p dir bps _
 
 	for dir in tx rx; do
-		for p in 1 2; do
+		for p in $(subcases 1 2); do
 			if [ $dir = tx ]; then
 				iperf_window "tcp-$VARIANT" "$PEER_NS" "$IF_B" -t "$T" -P $p || return 1
 			else
@@ -396,7 +448,7 @@ case_udp64()
 {
 	local p f sent rcvd
 
-	for p in 1 2; do
+	for p in $(subcases 1 2); do
 		iperf_window "udp64-$VARIANT" "$PEER_NS" "$IF_B" -u -b 0 -l 18 -t "$T" -P $p ||
 			return 1
 		f=$RESULTS/udp64-$VARIANT.json
@@ -426,6 +478,13 @@ case_pktgen()
 		emit "pktgen-b$b-rcvd" pps higher "$DROP_PPS"
 		emit "cpu:pktgen-b$b" us/pkt lower "$CPU_US_DROP"
 	done
+	[ "$COUNTING" = 1 ] && [ "$ROUND" = 1 ] || return 0
+	# burst 1 again at about 10,000 pps: do the counts per packet
+	# depend on the rate (and so on how much tracing slows QEMU)?
+	PG_DELAY=100000 pg_setup "" "$IF_A" 1 start_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
+	pg_window "" "$PEER_NS" "$IF_B" "$IF_A@0" || return 1
+	pg_clear ""
+	emit pktgen-b1-10k-rcvd
 }
 
 # pktgen queue_xmit (through the qdisc), 60-byte frames, 1 and 2 threads
@@ -433,7 +492,7 @@ case_qxmit()
 {
 	local t devs
 
-	for t in 1 2; do
+	for t in $(subcases 1 2); do
 		pg_setup "" "$IF_A" $t queue_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
 		devs=("$IF_A@0")
 		[ $t = 2 ] && devs+=("$IF_A@1")
@@ -473,12 +532,66 @@ case_latency()
 {
 	local rc=0
 
+	[ "$COUNTING" = 1 ] && { latency_count; return; }
 	sysctl -qw net.core.default_qdisc=fq_codel &&
 		qdisc_default "" "$IF_A" &&
 		latency_run || rc=1
 	sysctl -qw net.core.default_qdisc="$OLD_QDISC"
 	qdisc_default "" "$IF_A" || rc=1
 	return $rc
+}
+
+# counted: 40 idle pings (request and reply: 2 frames each; under load the
+# counts are tcp-1-tx's)
+latency_count()
+{
+	local r0 r1
+
+	count_on || return 1
+	r0=$(snap $$ "$IF_A")
+	ping -n -q -c 40 -i 0.05 -W 1 "$IP4_B" > /dev/null
+	r1=$(snap $$ "$IF_A")
+	count_off || return 1
+	window_calc "$r0" "$r1"
+	emit rtt-idle-p50
+}
+
+# subcases A B...: what a case's loop goes through: all, or in a counting
+# window only the first (counting windows cost 10-30 s each here: QEMU
+# flushes every trace line)
+subcases()
+{
+	if [ "$COUNTING" = 1 ]; then echo "$1"; else echo "$@"; fi
+}
+
+# count_case: the case again in a counting window
+count_case()
+{
+	local T=$CW W=$CW rc=0
+
+	[ "$COUNT" = 1 ] || return 0
+	COUNTING=1
+	"case_$CASE" || rc=1
+	COUNTING=0
+	return $rc
+}
+
+# count_idle NAME: a counting window with no traffic (the background)
+count_idle()
+{
+	local CASE=idle VARIANT=$DRIVER r0 r1
+
+	[ "$COUNT" = 1 ] || return 0
+	COUNTING=1
+	count_on || { COUNTING=0; return 1; }
+	r0=$(snap $$ lo)
+	# longer: the watchdogs' bursts come every 2 s
+	sleep 4
+	r1=$(snap $$ lo)
+	count_off || { COUNTING=0; return 1; }
+	window_calc "$r0" "$r1"
+	emit_count "$1" 0 "$SECS"
+	COUNTING=0
 }
 
 latency_run()
@@ -632,10 +745,13 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 		if [ ${#pair_cases[@]} -gt 0 ]; then
 			progress "round $ROUND/$ROUNDS: $drv on NICs 0+1"
 			pair_up $drv || fail "wire setup on $drv"
+			count_idle idle-pair || fail "idle count on $drv"
 			for CASE in "${pair_cases[@]}"; do
 				for VARIANT in $(variants "$CASE" $drv); do
 					knobs "" "$IF_A" $VARIANT || fail "knobs of $VARIANT"
 					"case_$CASE" || fail "$CASE on $VARIANT"
+					[ "$VARIANT" = i82574-nobql ] ||
+						count_case || fail "counting $CASE on $VARIANT"
 				done
 				knobs "" "$IF_A" $drv || fail "knobs of $drv"
 			done
@@ -645,9 +761,11 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			CASE=fwd
 			progress "round $ROUND/$ROUNDS: $drv on NICs 0-3, forwarding"
 			fwd_up $drv || fail "forwarding setup on $drv"
+			count_idle idle-fwd || fail "idle count on $drv"
 			for VARIANT in $(variants fwd $drv); do
 				knobs fwd-rtr "${FIF[2]}" $VARIANT || fail "knobs of $VARIANT"
 				case_fwd || fail "fwd on $VARIANT"
+				count_case || fail "counting fwd on $VARIANT"
 			done
 			pg_clear fwd-src
 			fwd_down
