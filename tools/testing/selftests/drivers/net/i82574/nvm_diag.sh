@@ -330,9 +330,9 @@ ktap_test_result "ethtool -e: MAC address in words 0-2, checksum 0xBABA, odd off
 	nvm_read
 ktap_test_result "ethtool -E: bytes written through EEWR, checksum word updated, restored" \
 	nvm_write
-ktap_test_result "ethtool -E: bad magic, checksum word, multicast MAC, beyond the end refused, NVM unchanged" \
+ktap_test_result "ethtool -E: bad magic, checksum word, multicast MAC, past the end: refused" \
 	nvm_refused
-ktap_test_result "ethtool -t offline: registers, NVM, interrupt, MAC loopback, link pass; ping after" \
+ktap_test_result "ethtool -t offline: registers, NVM, irq, MAC loopback, link; ping after" \
 	selftest_offline
 ktap_test_result "ethtool -t online: passes with link, link test fails without" \
 	selftest_online

@@ -229,7 +229,7 @@ if vlan_setup; then
 else
 	ktap_exit_fail_msg "$DRIVER: VLAN setup failed"
 fi
-ktap_test_result "offloads on: CTRL.VME and RCTL.VFE set, tags inserted and stripped by the device" \
+ktap_test_result "offloads on: CTRL.VME, RCTL.VFE set, tags inserted and stripped by the device" \
 	offloads_on
 ktap_test_result "peer's VLAN $VID device received the tagged frames" peer_rx
 ktap_test_result "offloads off: VME and VFE clear, tags handled by the stack" offloads_off
@@ -237,6 +237,6 @@ ktap_test_result "tx-vlan-offload without rx-vlan-offload: tags pushed by the dr
 ktap_test_result "a VID not configured is dropped by the VLAN filter" filtered
 ktap_test_result "rx-vlan-filter off: that VID arrives" filter_off
 ktap_test_result "promiscuous mode: VFE clear, that VID arrives; VFE back after" promisc
-ktap_test_result "ethtool -K toggles under an iperf3 flow over VLAN $VID: no link drop, counters never go back" \
+ktap_test_result "ethtool -K toggles under iperf3 on VLAN $VID: no link drop, counters grow" \
 	toggles
 ktap_finished
