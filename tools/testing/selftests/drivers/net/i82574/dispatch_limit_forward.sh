@@ -221,47 +221,35 @@ no_stall()
 		"$(bql_sum stall_max) jiffies (reported only)"
 }
 
-# forwarding PID: pktgen (PID) still sends, or the router's nic1 received
-# more since the last call (pktgen outruns the router; the hub holds the
+# forwarding PID: pktgen (PID) still runs and the router's nic1 received
+# more within STUCK_SECS (pktgen outruns the router; the hub holds the
 # difference, which the router forwards after pktgen ended). Reads through
-# the router's pin (ns_pin), without a process.
-# A pktgen that runs on while the router has received nothing for
-# STUCK_SECS is stuck (FWD_STUCK=1): the case fails then, with what
-# pktgen and the queues say, instead of waiting out the hang guard.
-RTR_RX=0
-RTR_AT=0
-FWD_STUCK=0
-STUCK_SECS=${STUCK_SECS:-60}
+# the router's pin (ns_pin), without a process. A run whose frames stop
+# arriving is stuck (STUCK=1, lib.sh's moving): the case fails then, with
+# what the queues say, instead of waiting out the hang guard.
 forwarding()
 {
 	ns_file "$RTR_NS" "/sys/class/net/$IF1/statistics/rx_packets" &&
-		rd "$NS_FILE" || return 1
-	if [ "$RD" -ne "$RTR_RX" ]; then
-		RTR_RX=$RD RTR_AT=$SECONDS
-		return 0
-	fi
-	running "$1" || return 1
-	[ $((SECONDS - RTR_AT)) -lt "$STUCK_SECS" ] && return 0
-	FWD_STUCK=1
-	return 1
+		rd "$NS_FILE" && moving "$1" "$RD"
 }
 
 # stuck_report: what the sender's queues and pktgen say, then pktgen
 # stopped so that the case ends
+# stuck_report PID: what the sender's queues, the router's ingress and
+# pktgen say, then pktgen stopped and its writer (PID, which waits for a
+# thread that may wait for its last skb forever) killed, so that the case
+# ends
 stuck_report()
 {
-	local q
+	local l
 
-	ktap_print_msg "router rx stuck at $RTR_RX for $STUCK_SECS s, pktgen still running"
-	for q in /sys/class/net/"$IF0"/queues/tx-*; do
-		ktap_print_msg "$IF0 ${q##*/}: inflight $(cat "$q/byte_queue_limits/inflight")," \
-			"limit $(cat "$q/byte_queue_limits/limit")"
-	done
-	ethtool -S "$IF0" | grep -E 'doorbell|busy|stop|wake|timeout' |
-		while read -r l; do ktap_print_msg "$IF0 $l"; done
+	ktap_print_msg "router rx stuck at $STUCK_VAL for $STUCK_SECS s, pktgen still running"
+	nic_report "$IF0"
+	nic_report "$IF1" "$RTR_NS"
 	grep -E '^Result|pkts-sofar|^Current' "$PG/$IF0" |
 		while read -r l; do ktap_print_msg "pktgen: $l"; done
 	echo stop > "$PG/pgctrl"
+	kill "$1" 2>/dev/null
 }
 
 # set_limit_pinned LIMIT: nic2's limit written through the router's pin,
@@ -286,10 +274,10 @@ change_while_forwarding()
 	before=$(counters)
 	pktgen_start $((FWD_COUNT * 2)) &
 	pid=$!
-	RTR_RX=0 RTR_AT=$SECONDS FWD_STUCK=0
+	moving_reset
 	CYCLE_SET=set_limit_pinned CYCLE_NAP=0.005 cycle_limits 10 forwarding $pid ||
 		rc=1
-	[ $FWD_STUCK = 0 ] || { stuck_report; rc=1; }
+	[ "$STUCK" = 0 ] || { stuck_report $pid; rc=1; }
 	wait $pid || rc=1
 	ns_unpin "$RTR_NS"
 	set_limit 0 || rc=1

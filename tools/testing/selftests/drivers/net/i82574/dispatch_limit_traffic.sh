@@ -436,6 +436,32 @@ set_limit_here()
 	done
 }
 
+# pktgen_moving PID: pktgen (PID) runs and its threads' pkts-sofar moved
+# within STUCK_SECS (lib.sh's moving); read with builtins, no process
+pktgen_moving()
+{
+	local d l n=0
+
+	for d in "${PG_DEVS[@]}"; do
+		while read -r l; do
+			[[ $l =~ pkts-sofar:\ ([0-9]+) ]] &&
+				n=$((n + BASH_REMATCH[1])) && break
+		done < "$PG/$d"
+	done
+	moving "$1" $n
+}
+
+# pktgen_stuck PID: a run that stopped moving: what the sender's queues say,
+# then pktgen stopped and its writer (PID) killed (its threads may wait for
+# their last skb forever)
+pktgen_stuck()
+{
+	ktap_print_msg "pktgen stuck at $STUCK_VAL frames sent for $STUCK_SECS s"
+	nic_report "$IF_A"
+	echo stop > "$PG/pgctrl"
+	kill "$1" 2>/dev/null
+}
+
 # change_under_pktgen: the sender's limit cycles through 64, 0, 8, 1, 0,
 # every few ms, while pktgen queue_xmit runs through pfifo_fast from every
 # thread (up to two); at least 10 changes overlap the run, every frame
@@ -452,8 +478,10 @@ change_under_pktgen()
 	base_err=$(peer_addr_err)
 	pktgen_go "${PG_DEVS[@]}" &
 	pid=$!
-	CYCLE_SET=set_limit_here CYCLE_NAP=0.005 cycle_limits 10 running $pid ||
+	moving_reset
+	CYCLE_SET=set_limit_here CYCLE_NAP=0.005 cycle_limits 10 pktgen_moving $pid ||
 		rc=1
+	[ "$STUCK" = 0 ] || { pktgen_stuck $pid; rc=1; }
 	wait $pid || rc=1
 	sent=$(pktgen_field pkts-sofar)
 	pktgen_reset

@@ -295,6 +295,55 @@ doorbell_counts()
 	echo "$dbs $fls"
 }
 
+# nic_report IF [NETNS]: what IF's queues and device say, as KTAP
+# diagnostics, for a case that finds traffic stuck: BQL per TX queue, the
+# ring registers (ethtool -d; i82574 only), the interrupt mask, the
+# counters that move with the queues, and the NIC's interrupt counts
+nic_report()
+{
+	local ns=() q d l
+
+	[ -n "${2:-}" ] && ns=(ip netns exec "$2")
+	for q in $("${ns[@]}" sh -c "echo /sys/class/net/$1/queues/tx-*"); do
+		ktap_print_msg "$1 ${q##*/}: BQL inflight" \
+			"$("${ns[@]}" cat "$q/byte_queue_limits/inflight")," \
+			"limit $("${ns[@]}" cat "$q/byte_queue_limits/limit")"
+	done
+	# shellcheck disable=SC2207 # numbers, i82574_dump_regs[] order
+	d=($("${ns[@]}" ethtool -d "$1" raw on 2>/dev/null | od -An -tu4 -v))
+	[ ${#d[@]} -ge 40 ] &&
+		ktap_print_msg "$1 IMS ${d[4]}; RDH/RDT ${d[19]}/${d[20]}" \
+			"${d[24]}/${d[25]}; TDH/TDT ${d[29]}/${d[30]} ${d[36]}/${d[37]}"
+	"${ns[@]}" ethtool -S "$1" |
+		grep -E 'packets|doorbell|busy|stop|wake|timeout|alloc|drop' |
+		grep -v ': 0$' | while read -r l; do ktap_print_msg "$1 $l"; done
+	d=$("${ns[@]}" readlink -f "/sys/class/net/$1/device")
+	grep -F "${d##*/}" /proc/interrupts |
+		while read -r l; do ktap_print_msg "irq $l"; done
+}
+
+# moving PID VALUE: for a loop that watches a run: succeeds while PID runs
+# and VALUE changed within the last STUCK_SECS seconds (default 60). A run
+# that goes on that long without VALUE moving is stuck: STUCK=1, and this
+# fails, so that the caller reports it instead of waiting out the hang
+# guard. moving_reset before each run.
+STUCK_SECS=${STUCK_SECS:-60}
+moving_reset()
+{
+	STUCK=0 STUCK_VAL= STUCK_AT=$SECONDS
+}
+
+moving()
+{
+	if [ "$2" != "$STUCK_VAL" ]; then
+		STUCK_VAL=$2 STUCK_AT=$SECONDS
+	fi
+	running "$1" || return 1
+	[ $((SECONDS - STUCK_AT)) -lt "$STUCK_SECS" ] && return 0
+	STUCK=1
+	return 1
+}
+
 # running PID: process PID has not ended
 running()
 {
