@@ -50,6 +50,7 @@ struct i82574_hw_stats {
 	u64 prc[6], ptc[6];
 	u64 gprc, bprc, mprc, gptc, mptc, bptc, gorc, gotc;
 	u64 rnbc, ruc, rfc, roc, rjc;
+	u64 tsctc;		/* TSO contexts the device sent */
 };
 
 struct i82574_cfg {

@@ -215,6 +215,7 @@ enum {
 #define I82574_PTC64			0x040D8
 #define I82574_MPTC			0x040F0
 #define I82574_BPTC			0x040F4
+#define I82574_TSCTC			0x040F8	/* TSO contexts sent */
 #define I82574_STATS_END		0x04100
 
 #define I82574_RXCSUM			0x05000
@@ -270,17 +271,29 @@ enum {
 #define I82574_TXD_DTYP_DATA		BIT(20)
 #define I82574_TXD_CMD_EOP		BIT(24)
 #define I82574_TXD_CMD_IFCS		BIT(25)
+#define I82574_TXD_CMD_TSE		BIT(26)
 #define I82574_TXD_CMD_RS		BIT(27)
 #define I82574_TXD_CMD_DEXT		BIT(29)
 #define I82574_TXD_CMD_VLE		BIT(30)
 #define I82574_TXD_STA_DD		BIT(0)
+#define I82574_TXD_POPTS_IXSM		BIT(8)
 #define I82574_TXD_POPTS_TXSM		BIT(9)
 #define I82574_TXD_VLAN			GENMASK(31, 16)	/* the upper dword's */
-/* Context descriptor fields */
+/* Context descriptor fields: IP and TCP checksum context in the address
+ * (IPCSS/IPCSO/IPCSE low, TUCSS/TUCSO/TUCSE high), PAYLEN and the command
+ * in the lower dword, header length and MSS in the upper one
+ */
+#define I82574_TXC_IPCSS		GENMASK(7, 0)
+#define I82574_TXC_IPCSO		GENMASK(15, 8)
+#define I82574_TXC_IPCSE		GENMASK(31, 16)
 #define I82574_TXC_TUCSS		GENMASK(7, 0)
 #define I82574_TXC_TUCSO		GENMASK(15, 8)
+#define I82574_TXC_PAYLEN		GENMASK(19, 0)
 #define I82574_TXC_CMD_TCP		BIT(24)
 #define I82574_TXC_CMD_IP		BIT(25)
+#define I82574_TXC_CMD_TSE		BIT(26)
+#define I82574_TXC_HDRLEN		GENMASK(15, 8)
+#define I82574_TXC_MSS			GENMASK(31, 16)
 
 struct i82574_tx_desc {
 	__le64 addr;

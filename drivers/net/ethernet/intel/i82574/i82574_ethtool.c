@@ -504,10 +504,12 @@ static const char i82574_qstat_names[][ETH_GSTRING_LEN] = {
 	"", "", "", "tx_busy", "tx_stopped", "tx_dma_map_errors",
 	"tx_doorbells", "tx_flush_doorbells", "rx_alloc_fail", "rx_csum_ok",
 	"rx_csum_bad", "rx_frame_errors", "tx_vlan_inserted", "rx_vlan_stripped",
+	"tx_tso_packets",
 };
 
+/* then tx_tso_contexts: the MAC's TSCTC, TSO contexts the device sent */
 static const char i82574_dev_stat_names[][ETH_GSTRING_LEN] = {
-	"tx_timeouts", "resets",
+	"tx_timeouts", "resets", "tx_tso_contexts",
 };
 
 #define I82574_FIRST_DRV_QSTAT	3
@@ -556,6 +558,10 @@ static void i82574_get_ethtool_stats(struct net_device *netdev,
 		*data++ = t[i] + r[i];
 	*data++ = READ_ONCE(priv->tx_timeouts);
 	*data++ = priv->resets;
+	i82574_update_hw_stats(priv);
+	mutex_lock(&priv->hw_stats_lock);
+	*data++ = priv->hw_stats.tsctc;
+	mutex_unlock(&priv->hw_stats_lock);
 }
 
 /* ethtool's Wake-on-LAN modes and the wake-up filters that match them */

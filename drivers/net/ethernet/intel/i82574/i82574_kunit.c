@@ -3,6 +3,10 @@
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/checksum.h>
 
 #include "i82574.h"
 
@@ -89,6 +93,92 @@ static void i82574_test_itr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i82574_usecs_to_itr(1000000), 0xfffc);
 }
 
+/* A TCP/IPv4 GSO skb: Ethernet, IPv4 and TCP headers without options,
+ * then @payload bytes in segments of 1000; the TCP header at @l4
+ */
+static struct sk_buff *i82574_test_gso_skb(struct kunit *test, u32 l4,
+					   u32 payload)
+{
+	struct sk_buff *skb = alloc_skb(l4 + sizeof(struct tcphdr) + payload,
+					GFP_KERNEL);
+	struct iphdr *iph;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, l4 + sizeof(struct tcphdr) + payload);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb_set_transport_header(skb, l4);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tot_len = htons(skb->len - ETH_HLEN);
+	iph->check = (__force __sum16)htons(0x1234);
+	iph->saddr = htonl(0xc6120001);
+	iph->daddr = htonl(0xc6120002);
+	tcp_hdr(skb)->doff = 5;
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+	skb_shinfo(skb)->gso_size = 1000;
+	skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(payload, 1000);
+	return skb;
+}
+
+static void i82574_test_tso_ctx(struct kunit *test)
+{
+	struct sk_buff *skb = i82574_test_gso_skb(test, 34, 3000);
+	struct i82574_ring tx = { .size_mask = 3, .fill = 3 };
+	/* the pseudo-header sum without a length, as the chip wants it */
+	__sum16 pseudo = ~csum_tcpudp_magic(htonl(0xc6120001),
+					    htonl(0xc6120002), 0, IPPROTO_TCP, 0);
+	struct i82574_tx_desc *d;
+	u32 popts = 0;
+	u16 segs;
+
+	tx.desc = kunit_kzalloc(test, 4 * sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tx.desc);
+	KUNIT_ASSERT_EQ(test, i82574_tx_tso(&tx, skb, &popts), 0);
+	d = (struct i82574_tx_desc *)tx.desc + 3;
+	/* IPCSS 14, IPCSO 24, IPCSE 33; TUCSS 34, TUCSO 50, TUCSE 0 */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(d->addr), 0x3222ULL << 32 | 0x0021180e);
+	/* DEXT TSE IP TCP, PAYLEN 3000 */
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->lower), 0x27000bb8);
+	/* HDRLEN 54, MSS 1000 */
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->upper), 1000 << 16 | 54 << 8);
+	KUNIT_EXPECT_EQ(test, tx.fill, 0);
+	KUNIT_EXPECT_EQ(test, tx.pkt_cmd, I82574_TXD_CMD_TSE);
+	KUNIT_EXPECT_EQ(test, popts, I82574_TXD_POPTS_TXSM | I82574_TXD_POPTS_IXSM);
+	/* what the chip completes per segment */
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_hdr(skb)->tot_len, 0);
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_hdr(skb)->check, 0);
+	KUNIT_EXPECT_EQ(test, (__force u16)tcp_hdr(skb)->check,
+			(__force u16)pseudo);
+	/* 3 segments, headers 3 times */
+	KUNIT_EXPECT_EQ(test, i82574_tx_wire_bytes(skb, &segs), 3054 + 2 * 54);
+	KUNIT_EXPECT_EQ(test, segs, 3);
+	kfree_skb(skb);
+}
+
+static void i82574_test_features_check(struct kunit *test)
+{
+	netdev_features_t all = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_TSO |
+				NETIF_F_TSO6;
+	struct sk_buff *skb = i82574_test_gso_skb(test, 34, 3000);
+
+	KUNIT_EXPECT_EQ(test, i82574_features_check(skb, NULL, all), all);
+	skb->encapsulation = 1;
+	KUNIT_EXPECT_EQ(test, i82574_features_check(skb, NULL, all),
+			all & ~NETIF_F_GSO_MASK);
+	kfree_skb(skb);
+	/* headers of 256 bytes do not fit HDRLEN; 255 do */
+	skb = i82574_test_gso_skb(test, 236, 3000);
+	KUNIT_EXPECT_EQ(test, i82574_features_check(skb, NULL, all),
+			all & ~NETIF_F_GSO_MASK);
+	kfree_skb(skb);
+	skb = i82574_test_gso_skb(test, 235, 3000);
+	KUNIT_EXPECT_EQ(test, i82574_features_check(skb, NULL, all), all);
+	kfree_skb(skb);
+}
+
 static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_tx_data_lower),
 	KUNIT_CASE(i82574_test_tx_ctx),
@@ -97,6 +187,8 @@ static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_addr),
 	KUNIT_CASE(i82574_test_reta),
 	KUNIT_CASE(i82574_test_itr),
+	KUNIT_CASE(i82574_test_tso_ctx),
+	KUNIT_CASE(i82574_test_features_check),
 	{}
 };
 

@@ -570,6 +570,7 @@ static const struct {
 	I82574_STAT(I82574_RFC, rfc),
 	I82574_STAT(I82574_ROC, roc),
 	I82574_STAT(I82574_RJC, rjc),
+	I82574_STAT(I82574_TSCTC, tsctc),
 };
 
 static u64 i82574_rd64_clr(struct i82574_dev *priv, u32 reg)

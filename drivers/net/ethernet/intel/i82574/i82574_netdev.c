@@ -578,6 +578,7 @@ static const struct net_device_ops i82574_netdev_ops = {
 	.ndo_open		= i82574_open,
 	.ndo_stop		= i82574_stop,
 	.ndo_start_xmit		= i82574_xmit_frame,
+	.ndo_features_check	= i82574_features_check,
 	.ndo_xmit_flush		= i82574_xmit_flush,
 	.ndo_get_stats64	= i82574_get_stats64,
 	.ndo_set_rx_mode	= i82574_set_rx_mode,
@@ -596,13 +597,13 @@ void i82574_netdev_setup(struct net_device *netdev)
 	netdev->stat_ops = &i82574_stat_ops;
 	i82574_set_ethtool_ops(netdev);
 	netdev->watchdog_timeo = 5 * HZ;
-	/* no TSO: the QEMU model fragments instead of segmenting (see docs) */
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			      NETIF_F_RXCSUM | NETIF_F_RXHASH;
 	netdev->features = netdev->hw_features | NETIF_F_HIGHDMA;
 	i82574_vlan_setup(netdev);
 	netdev->vlan_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 				NETIF_F_HIGHDMA;
+	i82574_tso_setup(netdev);
 	netdev->priv_flags |= IFF_UNICAST_FLT;
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = I82574_MAX_MTU;

@@ -72,12 +72,29 @@ static void i82574_tx_unmap(struct i82574_ring *tx, struct i82574_tx_buf *buf)
 	buf->len = 0;
 }
 
+/**
+ * i82574_tx_ctx - write a context descriptor at tx->fill
+ * @tx: TX ring
+ * @ip: IPCSS, IPCSO, IPCSE
+ * @tu: TUCSS, TUCSO (TUCSE 0: to the end)
+ * @cmd: the command bits and PAYLEN (DEXT added here)
+ * @seg: HDRLEN and MSS
+ */
+void i82574_tx_ctx(struct i82574_ring *tx, u32 ip, u32 tu, u32 cmd, u32 seg)
+{
+	struct i82574_tx_desc *desc = (struct i82574_tx_desc *)tx->desc + tx->fill;
+
+	desc->addr = cpu_to_le64((u64)tu << 32 | ip);
+	desc->lower = cpu_to_le32(cmd | I82574_TXD_CMD_DEXT);
+	desc->upper = cpu_to_le32(seg);
+	tx->fill = (tx->fill + 1) & tx->size_mask;
+}
+
 /* Returns the TXSM option for the data descriptors, or a negative errno. */
 static int i82574_tx_csum(struct i82574_ring *tx, struct sk_buff *skb)
 {
 	u32 css = skb_checksum_start_offset(skb), cso = css + skb->csum_offset;
-	struct i82574_tx_desc *desc = tx->desc;
-	u32 cmd = I82574_TXD_CMD_DEXT;
+	u32 cmd = 0;
 
 	if (skb->ip_summed != CHECKSUM_PARTIAL)
 		return 0;
@@ -90,15 +107,35 @@ static int i82574_tx_csum(struct i82574_ring *tx, struct sk_buff *skb)
 	if (vlan_get_protocol(skb) == htons(ETH_P_IP))
 		cmd |= I82574_TXC_CMD_IP;
 
-	/* context descriptor; IXSM is never used: the stack fills the IPv4
-	 * header checksum and the model corrupts IPv6 headers with it
+	/* IXSM is not used here: the stack fills the IPv4 header checksum
+	 * and the model corrupts IPv6 headers with it (TSO sets it for IPv4)
 	 */
-	desc += tx->fill;
-	desc->addr = cpu_to_le64((u64)i82574_tx_ctx_tucss(css, cso) << 32);
-	desc->lower = cpu_to_le32(cmd);
-	desc->upper = 0;
-	tx->fill = (tx->fill + 1) & tx->size_mask;
+	i82574_tx_ctx(tx, 0, i82574_tx_ctx_tucss(css, cso), cmd, 0);
 	return I82574_TXD_POPTS_TXSM;
+}
+
+/* The context descriptor of the packet's offloads, if any, and its data
+ * descriptors' options and command bits (tx->pkt_cmd)
+ */
+static int i82574_tx_offload(struct i82574_ring *tx, struct sk_buff *skb,
+			     u32 *popts)
+{
+	int ret;
+
+	tx->pkt_cmd = 0;
+	if (skb_is_gso(skb)) {
+		ret = i82574_tx_tso(tx, skb, popts);
+	} else {
+		ret = i82574_tx_csum(tx, skb);
+		*popts = max(ret, 0);
+	}
+	if (ret < 0)
+		return ret;
+	if (skb_vlan_tag_present(skb)) {
+		tx->pkt_cmd |= I82574_TXD_CMD_VLE;
+		*popts |= FIELD_PREP(I82574_TXD_VLAN, skb_vlan_tag_get(skb));
+	}
+	return 0;
 }
 
 /* Write descriptors for one mapping, split at I82574_TX_MAX_PER_DESC. */
@@ -152,7 +189,8 @@ static void i82574_tx_unwind(struct i82574_ring *tx, u32 first)
 /* Map the packet and write its descriptors, then publish it in tx->tail
  * for the completion side; tx->fill tracks the packet being built.
  */
-static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
+static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb,
+			 u32 bytes, u16 segs)
 {
 	struct skb_shared_info *shinfo = skb_shinfo(skb);
 	u32 first = tx->tail, last_len = 0, last, popts;
@@ -161,15 +199,9 @@ static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
 	int ret;
 
 	tx->fill = first;
-	ret = i82574_tx_csum(tx, skb);
+	ret = i82574_tx_offload(tx, skb, &popts);
 	if (ret < 0)
 		return ret;
-	popts = ret;
-	tx->pkt_cmd = 0;
-	if (skb_vlan_tag_present(skb)) {
-		tx->pkt_cmd = I82574_TXD_CMD_VLE;
-		popts |= FIELD_PREP(I82574_TXD_VLAN, skb_vlan_tag_get(skb));
-	}
 	if (skb_headlen(skb) &&
 	    i82574_tx_map_one(tx, dma_map_single(tx->dev, skb->data,
 						 skb_headlen(skb), DMA_TO_DEVICE),
@@ -194,8 +226,8 @@ static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb)
 				  tx->pkt_cmd);
 	tx->tx_buf[first].skb = skb;
 	tx->tx_buf[first].eop = last;
-	tx->tx_buf[first].bytes = skb->len;
-	tx->tx_buf[first].segs = 1;
+	tx->tx_buf[first].bytes = bytes;
+	tx->tx_buf[first].segs = segs;
 	/* shadow state before the index that makes it visible */
 	smp_wmb();
 	WRITE_ONCE(tx->tail, tx->fill);
@@ -250,9 +282,9 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 {
 	struct i82574_dev *priv = netdev_priv(dev);
 	struct i82574_ring *tx = &priv->nv[skb_get_queue_mapping(skb)]->tx;
-	bool more = netdev_xmit_more();
+	bool more = netdev_xmit_more(), hw_vlan, tso;
 	unsigned int bytes;
-	bool hw_vlan;
+	u16 segs;
 
 	/* CTRL.VME, which insertion needs, follows rx-vlan-offload */
 	if (skb_vlan_tag_present(skb) &&
@@ -271,6 +303,9 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		i82574_tx_drop(tx, NULL, false);
 		return NETDEV_TX_OK;
 	}
+	/* never a TSO packet (see i82574_tso.c): at most 64 KiB in
+	 * MAX_SKB_FRAGS + 1 buffers fits
+	 */
 	if (i82574_tx_descs(skb) > I82574_TX_MAX_DESC_PER_PKT &&
 	    skb_linearize(skb))
 		goto drop;
@@ -284,9 +319,10 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		u64_stats_update_end(&tx->xstats.syncp);
 		return NETDEV_TX_BUSY;
 	}
-	bytes = skb->len;
+	bytes = i82574_tx_wire_bytes(skb, &segs);
 	hw_vlan = skb_vlan_tag_present(skb);
-	if (i82574_tx_map(tx, skb)) {
+	tso = skb_is_gso(skb);
+	if (i82574_tx_map(tx, skb, bytes, segs)) {
 		i82574_tx_drop(tx, skb, true);
 		return NETDEV_TX_OK;
 	}
@@ -297,6 +333,7 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
 		tx->xstats.stop++;
 	tx->xstats.vlan_tx += hw_vlan;
+	tx->xstats.tso += tso;
 	/* decides after the stop above: a stopped queue always rings */
 	if (netdev_tx_sent_dispatch(tx->txq, bytes, more))
 		i82574_tx_doorbell(tx);

@@ -5,6 +5,7 @@
 
 #include <linux/dim.h>
 #include <linux/netdevice.h>
+#include <linux/sizes.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/types.h>
 
@@ -21,6 +22,16 @@ struct i82574_dev;
 #define I82574_TX_MAX_PER_DESC		8192
 /* Worst case for one packet: a context descriptor plus split buffers */
 #define I82574_TX_DESC_NEEDED		(MAX_SKB_FRAGS + 12)
+/* TSO: the IPv4 total length has 16 bits (no BIG TCP), and QEMU's model
+ * drops a datagram over 65,535 bytes; the context's PAYLEN has 20
+ */
+#define I82574_TSO_MAX_SIZE		SZ_64K
+/* The chip counts no segments; at TCP's smallest MSS (48) a 64 KiB
+ * payload makes 1,366, the most one context can be asked for
+ */
+#define I82574_TSO_MAX_SEGS		DIV_ROUND_UP(I82574_TSO_MAX_SIZE, 48)
+/* The context descriptor's header fields (HDRLEN, TUCSS, IPCSS) have 8 bits */
+#define I82574_TSO_MAX_HDR		255
 #define I82574_TX_WAKE_THRESH		(2 * I82574_TX_DESC_NEEDED)
 
 #define I82574_RX_BUF_SIZE		2048
@@ -75,6 +86,7 @@ struct i82574_queue_stats {
 	u64 frame_err;
 	u64 vlan_tx;		/* tags the device inserted */
 	u64 vlan_rx;		/* tags the device stripped */
+	u64 tso;		/* TSO packets handed to the device */
 	struct u64_stats_sync syncp;
 };
 
@@ -147,6 +159,13 @@ static inline u32 i82574_ring_used(u32 from, u32 to, u32 mask)
 
 u32 i82574_tx_data_lower(u32 len, bool eop);
 u32 i82574_tx_ctx_tucss(u32 css, u32 cso);
+void i82574_tx_ctx(struct i82574_ring *tx, u32 ip, u32 tu, u32 cmd, u32 seg);
+int i82574_tx_tso(struct i82574_ring *tx, struct sk_buff *skb, u32 *popts);
+u32 i82574_tx_wire_bytes(const struct sk_buff *skb, u16 *segs);
+netdev_features_t i82574_features_check(struct sk_buff *skb,
+					struct net_device *netdev,
+					netdev_features_t features);
+void i82574_tso_setup(struct net_device *netdev);
 unsigned int i82574_tx_descs_for_len(unsigned int len);
 
 netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev);
