@@ -30,7 +30,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	log "installing: ${missing[*]}"
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-for pkg in linux-source-6.12 linux-config-6.12; do
+# the config first: installing linux-config-6.12 at another version pulls
+# linux-source-6.12 to that version too, undoing a pinned source
+for pkg in linux-config-6.12 linux-source-6.12; do
 	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
 	[ "$have" = "$KVER_PKG" ] && continue
 	if ! apt-get install -y -qq --no-install-recommends --allow-downgrades \

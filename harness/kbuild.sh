@@ -7,7 +7,7 @@
 # config is regenerated only when a fragment changes; every fragment line
 # must survive olddefconfig.
 #
-# stock: the pristine 6.12.117 tree (a git worktree of tag "pristine" in
+# stock: the pristine 6.12 tree (a git worktree of tag "pristine" in
 # $BUILD/linux-stock) with the perf config minus the options the series
 # adds, for benchmarks against the unpatched kernel. Same relative paths,
 # so every object the series does not change comes out of the ccache.

@@ -4,8 +4,11 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=$BUILD/linux
-KVER_PKG=6.12.117-1~deb12u1
-KVER=6.12.117
+# The version Debian's security archive serves both linux-source-6.12 and
+# linux-config-6.12 at (it dropped linux-config 6.12.117-1~deb12u1, so
+# deps.sh fell back to 6.12.118 for both while this said 117)
+KVER_PKG=6.12.118-1~deb12u1
+KVER=6.12.118
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=${JOBS:-$(nproc)}
 # Debian's python3 (with python3-yaml, -ply, -git from deps.sh), not any other on PATH.
