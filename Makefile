@@ -8,7 +8,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all check bench soak ppfail hostprof deps tree kernels perf debug patches vm splat-test clean help
+.PHONY: all check bench soak ppfail kcsan hostprof deps tree kernels perf debug patches vm splat-test clean help
 
 all: help
 
@@ -21,6 +21,7 @@ help:
 	@echo "make vm [KERNEL=perf] [JOB='cmd']  boot a kernel and run one command"
 	@echo "make soak [KERNEL=perf] [SOAK_SECS=600]  the long robustness soak"
 	@echo "make ppfail    upstream hw/pp_alloc_fail.py on a fail_function kernel"
+	@echo "make kcsan     the dispatch_limit tests on a KCSAN kernel"
 	@echo "make hostprof  perf on the QEMU process under TCP/UDP load (quiet host)"
 
 deps:
@@ -53,6 +54,11 @@ soak: tree
 # newer ethtool than Debian 12's; make check runs the same injection itself
 ppfail: tree
 	@harness/ppfail.sh
+
+# the dispatch_limit tests on a KCSAN kernel (a third kernel, about 25
+# minutes cold); any data race report fails
+kcsan: tree
+	@harness/kcsan.sh
 
 # where the host CPU goes while the guest moves traffic: perf on QEMU
 hostprof: tree
