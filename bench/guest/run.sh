@@ -13,6 +13,7 @@
 #   i82574        the new driver, every knob at its default
 #   i82574-dlN    dispatch_limit N on the sending TX queues (qxmit, fwd)
 #   i82574-nobql  BQL limit_min above anything the TX ring can hold (latency)
+#   *-notso       TSO off on both NICs (tcp), for e1000e and i82574
 # The driver changes by driver_override unbind/bind; a knob variant is
 # measured right after plain i82574 with the same binding.
 #
@@ -319,7 +320,7 @@ knobs()
 	local ns=$1 ifn=$2 dl=0 minb=0 ring
 
 	case $3 in
-	e1000e) return 0 ;;
+	e1000e*) return 0 ;;
 	*-dl*) dl=${3##*-dl} ;;
 	*-nobql)
 		ring=$(ns_do "$ns" ethtool -g "$ifn" |
@@ -330,6 +331,16 @@ knobs()
 		;;
 	esac
 	set_txq "$ns" "$ifn" dispatch_limit=$dl byte_queue_limits/limit_min=$minb
+}
+
+# tso_knob VARIANT: TSO off on both NICs of the pair for a *-notso variant
+# (tcp-rx sends from the peer), on (both drivers' default) otherwise
+tso_knob()
+{
+	local v=on
+
+	[[ $1 == *-notso ]] && v=off
+	ethtool -K "$IF_A" tso $v && ns_do "$PEER_NS" ethtool -K "$IF_B" tso $v
 }
 
 # qdisc_default NS IFNAME: the root qdisc a fresh device gets with the
@@ -695,10 +706,11 @@ case_core()
 variants()
 {
 	if [ "$2" = e1000e ]; then
-		echo e1000e
+		[ "$1" = tcp ] && echo e1000e e1000e-notso || echo e1000e
 		return
 	fi
 	case $1 in
+	tcp) echo i82574 i82574-notso ;;
 	qxmit) echo i82574 i82574-dl64 ;;
 	fwd) echo i82574 i82574-dl8 i82574-dl64 ;;
 	latency) echo i82574 i82574-nobql ;;
@@ -748,12 +760,13 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			count_idle idle-pair || fail "idle count on $drv"
 			for CASE in "${pair_cases[@]}"; do
 				for VARIANT in $(variants "$CASE" $drv); do
-					knobs "" "$IF_A" $VARIANT || fail "knobs of $VARIANT"
+					knobs "" "$IF_A" $VARIANT && tso_knob $VARIANT ||
+						fail "knobs of $VARIANT"
 					"case_$CASE" || fail "$CASE on $VARIANT"
 					[ "$VARIANT" = i82574-nobql ] ||
 						count_case || fail "counting $CASE on $VARIANT"
 				done
-				knobs "" "$IF_A" $drv || fail "knobs of $drv"
+				knobs "" "$IF_A" $drv && tso_knob $drv || fail "knobs of $drv"
 			done
 			pair_down
 		fi
