@@ -413,15 +413,17 @@ iperf_get()
 
 # iperf_window NAME RXNS RXIF ARGS...: one iperf3 client run to the peer
 # with counters around it; JSON in $RESULTS/NAME.json, window_calc's
-# variables
+# variables and HCPU_US: QEMU's host CPU time (every thread) per packet
+# received, from hostctl cputime at the window's ends
 iperf_window()
 {
-	local name=$1 rxns=$2 rxif=$3 s0 s1 rxpid try f=$RESULTS/$1.json
+	local name=$1 rxns=$2 rxif=$3 s0 s1 h0 h1 rxpid try f=$RESULTS/$1.json
 
 	shift 3
 	rxpid=$(ns_pid "$rxns")
 	for try in 1 2 3; do
 		count_on || return 1
+		h0=$("$REG_TRACE_HOSTCTL" cputime) || return 1
 		s0=$(snap "$rxpid" "$rxif")
 		iperf3 -c "$IP4_B" -J "$@" > "$f" && ! grep -q '"error"' "$f" && break
 		count_off
@@ -430,8 +432,11 @@ iperf_window()
 		sleep 1
 	done
 	s1=$(snap "$rxpid" "$rxif")
+	h1=$("$REG_TRACE_HOSTCTL" cputime) || return 1
 	count_off || return 1
 	window_calc "$s0" "$s1"
+	HCPU_US=$(awk -v dh=$((h1 - h0)) -v dr="$RX_PKTS" \
+		'BEGIN { printf "%.2f", dr ? dh / 1e3 / dr : 0 }')
 }
 
 case_tcp()
@@ -449,6 +454,7 @@ case_tcp()
 			[ -n "$bps" ] || return 1
 			emit "tcp-$p-$dir" Mbit/s higher "$(awk -v b="$bps" 'BEGIN { printf "%.1f", b / 1e6 }')"
 			emit "cpu:tcp-$p-$dir" us/pkt lower "$CPU_US"
+			emit "hcpu:tcp-$p-$dir" us/pkt lower "$HCPU_US"
 		done
 	done
 }
