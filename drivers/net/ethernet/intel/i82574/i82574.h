@@ -167,6 +167,7 @@ bool i82574_wake_armed(struct i82574_dev *priv);
 void i82574_configure_hw(struct i82574_dev *priv);
 void i82574_irq_enable_all(struct i82574_dev *priv);
 void i82574_flush_descriptors(struct i82574_dev *priv);
+void i82574_kick_queue_vectors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);
 
 /* i82574_vlan.c */

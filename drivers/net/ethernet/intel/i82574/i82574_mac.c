@@ -104,6 +104,31 @@ void i82574_flush_descriptors(struct i82574_dev *priv)
 }
 
 /**
+ * i82574_kick_queue_vectors - raise every queue vector's interrupt once
+ * @priv: device, interface up
+ *
+ * e1000e's watchdog does this each period for the 82574: a queue interrupt
+ * that never arrives leaves completed TX descriptors, and the skbs and BQL
+ * bytes behind them, waiting for the next interrupt on that vector, which
+ * an idle queue never gets (a pktgen run waits for its last skb forever).
+ * A cause set while its vector is masked stays in ICR and fires when the
+ * NAPI poll unmasks it.
+ */
+void i82574_kick_queue_vectors(struct i82574_dev *priv)
+{
+	u32 causes = 0;
+	unsigned int v;
+
+	if (!priv->msix) {
+		wr32(priv, I82574_ICS, I82574_INT_RXT0);
+		return;
+	}
+	for (v = 0; v < priv->cfg.num_qp; v++)
+		causes |= I82574_INT_RXQ(v);
+	wr32(priv, I82574_ICS, causes);
+}
+
+/**
  * i82574_hw_quiesce - stop DMA and mask every interrupt
  * @priv: device
  *

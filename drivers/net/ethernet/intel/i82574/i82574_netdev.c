@@ -460,6 +460,7 @@ static void i82574_service_hw(struct i82574_dev *priv)
 		i82574_reset(priv);
 	if (netif_running(priv->netdev)) {
 		i82574_flush_descriptors(priv);
+		i82574_kick_queue_vectors(priv);
 		i82574_update_link(priv,
 				   test_and_clear_bit(I82574_STATE_LINK_CHANGE,
 						      &priv->state));

@@ -33,7 +33,7 @@ UDP_RATE=${UDP_RATE:-20M}
 PKTGEN_DST=198.18.0.99
 PG=/proc/net/pktgen
 # BQL stall threshold in ms, the largest the kernel accepts at HZ=1000
-STALL_THRS=128
+STALL_THRS=${STALL_THRS:-128}
 
 txq_dirs()
 {
@@ -427,6 +427,21 @@ stall_note()
 	ktap_print_msg "$1: BQL stall_cnt +$n during pktgen (not a failure)"
 }
 
+# stall_report: which queue stalled (BQL's counts since boot, per queue of
+# both ends), then what the driver says of both NICs
+stall_report()
+{
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	on_both bash -c 'for q in $Q; do
+		b=$q/byte_queue_limits
+		[ -e "$b/stall_cnt" ] || continue
+		read -r c < "$b/stall_cnt"; read -r m < "$b/stall_max"
+		echo "# ${q#/sys/class/net/}: stall_cnt $c, longest $m jiffies"
+	done'
+	nic_report "$IF_A"
+	nic_report "$IF_B" "$PEER_NS"
+}
+
 # no_stall LIMIT: once traffic stops every posted packet completes (one
 # left without a doorbell would stay in flight), and BQL saw no new stall
 # since the previous check
@@ -438,8 +453,10 @@ no_stall()
 	wait_for 20 idle || { rc=1; ktap_print_msg "limit $1: BQL inflight $(bql_sum inflight)"; }
 	n=$(($(stall_cnt) - STALLS))
 	STALLS=$((STALLS + n))
-	ktap_print_msg "limit $1: BQL stall_cnt +$n, longest stall $(bql_sum stall_max) jiffies"
-	[ "$n" -eq 0 ] && [ $rc -eq 0 ]
+	ktap_print_msg "limit $1: BQL stall_cnt +$n (stall_max summed over the queues: $(bql_sum stall_max) jiffies)"
+	[ "$n" -eq 0 ] && [ $rc -eq 0 ] && return 0
+	stall_report
+	return 1
 }
 
 # change_under_load: 0 -> 64 -> 0 twice while iperf3 runs
@@ -574,7 +591,7 @@ if wire_setup 0 1 && [ -e "$(txq_dirs | head -n 1)/dispatch_limit" ]; then
 else
 	ktap_exit_fail_msg "$DRIVER: wire setup failed or no dispatch_limit"
 fi
-stall_thrs $STALL_THRS
+stall_thrs "$STALL_THRS"
 STALLS=$(stall_cnt)
 [ -e $PG/pgctrl ] || ktap_print_msg "no pktgen: its cases are skipped"
 
