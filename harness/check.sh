@@ -97,8 +97,11 @@ PERF_TESTS=(
 	"CASES=txhang+badframes+knobs:$SEL/robustness.sh"
 	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 	# 250 s alone; beside a debug boot it may need more than the
-	# directory's 600 s
-	"TEST_TIMEOUT=1200:$SEL/dispatch_limit_traffic.sh"
+	# directory's 600 s. Beside that boot BQL's 128 ms stall detector
+	# times the host's scheduling too (CI, 2026-12-03: one stall at limit
+	# 64, none in 18 rounds here under load), so stalls are reported, not
+	# failed, here; the two-vCPU debug boot, alone, fails on them.
+	"BQL_STALLS=note,TEST_TIMEOUT=1200:$SEL/dispatch_limit_traffic.sh"
 	"$SEL/dispatch_limit_forward.sh"
 	"$SEL/i82574_basic.sh"
 	# VLAN offloads, filter and ethtool -K toggles under traffic

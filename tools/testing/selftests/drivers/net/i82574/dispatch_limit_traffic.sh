@@ -11,7 +11,7 @@
 # two pktgen threads; AF_PACKET with PACKET_QDISC_BYPASS (dev_direct_xmit);
 # iperf3 TCP, and UDP both ways with every datagram accounted for by the
 # receiver's UDP counters; BQL sees nothing left in flight and, outside
-# the pktgen floods (see stall_note), no stall. Then the
+# the pktgen floods (see stall_note), no stall (BQL_STALLS). Then the
 # limit changes while iperf3 TCP and pktgen queue_xmit run, and idle pings
 # give the RTT distribution with limit 0 and 64 (printed, no thresholds).
 #
@@ -34,6 +34,14 @@ PKTGEN_DST=198.18.0.99
 PG=/proc/net/pktgen
 # BQL stall threshold in ms, the largest the kernel accepts at HZ=1000
 STALL_THRS=${STALL_THRS:-128}
+# BQL_STALLS=fail (the default): a BQL stall outside the pktgen floods fails
+# the case; note: it is reported (which queue, the NICs' state) and the
+# case checks only that nothing stays in flight. BQL's detector is a time
+# threshold: a guest whose QEMU thread shares the host's cores with another
+# boot sees its clock jump while the thread waits, with nothing stranded
+# (strands stay caught exactly: a packet never rung stays in flight, and a
+# packet missing from a count fails it).
+BQL_STALLS=${BQL_STALLS:-fail}
 
 txq_dirs()
 {
@@ -456,7 +464,8 @@ no_stall()
 	ktap_print_msg "limit $1: BQL stall_cnt +$n (stall_max summed over the queues: $(bql_sum stall_max) jiffies)"
 	[ "$n" -eq 0 ] && [ $rc -eq 0 ] && return 0
 	stall_report
-	return 1
+	[ $rc -eq 0 ] && [ "$BQL_STALLS" = note ] &&
+		ktap_print_msg "limit $1: stall noted, not failed (BQL_STALLS=note)"
 }
 
 # change_under_load: 0 -> 64 -> 0 twice while iperf3 runs
@@ -578,6 +587,13 @@ rtt_both()
 	ktap_print_msg "  limit 64: $r64"
 }
 
+NO_STALL=", no stall"
+case $BQL_STALLS in
+fail) ;;
+note) NO_STALL=" (BQL stalls noted)" ;;
+*) echo "BQL_STALLS=$BQL_STALLS: fail or note" >&2; exit 1 ;;
+esac
+
 ktap_print_header
 if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
@@ -628,7 +644,7 @@ for l in "${LIMITS[@]}"; do
 		udp_ok "dl-udp-limit$l"
 	ktap_test_result "limit $l: iperf3 UDP from the peer, all accounted" \
 		udp_ok "dl-udp-r-limit$l" -R
-	ktap_test_result "limit $l: BQL nothing in flight, no stall" no_stall "$l"
+	ktap_test_result "limit $l: BQL nothing in flight$NO_STALL" no_stall "$l"
 done
 
 ktap_test_result "limit 0 -> 64 -> 0 under iperf3" change_under_load
