@@ -461,7 +461,8 @@ no_stall()
 	wait_for 20 idle || { rc=1; ktap_print_msg "limit $1: BQL inflight $(bql_sum inflight)"; }
 	n=$(($(stall_cnt) - STALLS))
 	STALLS=$((STALLS + n))
-	ktap_print_msg "limit $1: BQL stall_cnt +$n (stall_max summed over the queues: $(bql_sum stall_max) jiffies)"
+	ktap_print_msg "limit $1: BQL stall_cnt +$n" \
+		"(stall_max summed over the queues: $(bql_sum stall_max) jiffies)"
 	[ "$n" -eq 0 ] && [ $rc -eq 0 ] && return 0
 	stall_report
 	[ $rc -eq 0 ] && [ "$BQL_STALLS" = note ] &&
