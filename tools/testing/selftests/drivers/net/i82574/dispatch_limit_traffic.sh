@@ -591,7 +591,7 @@ rtt_both()
 NO_STALL=", no stall"
 case $BQL_STALLS in
 fail) ;;
-note) NO_STALL=" (BQL stalls noted)" ;;
+note) NO_STALL=" (BQL stalls only reported)" ;;
 *) echo "BQL_STALLS=$BQL_STALLS: fail or note" >&2; exit 1 ;;
 esac
 
