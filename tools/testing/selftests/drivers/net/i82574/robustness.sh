@@ -388,7 +388,8 @@ other_irqs()
 
 	while read -r l; do
 		[[ $l == *"$DRIVER-$(nic_bdf "$1")-other" ]] || continue
-		awk '{ n = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i; print n }' <<< "$l"
+		awk '{ for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		     END { print n + 0 }' <<< "$l"
 		return
 	done < /proc/interrupts
 	echo 0
