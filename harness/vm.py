@@ -293,7 +293,9 @@ def qemu_args(a, kernel, res, sockdir):
     # measured inside the guest are path lengths, immune to host noise.
     # --one-thread: every vCPU on one host thread in turn (round robin), so
     # that a guest of two vCPUs can share the host with another boot
-    # without its vCPUs preempting each other's lock holders.
+    # without its vCPUs preempting each other's lock holders, and so that
+    # no vCPU translates code another is patching (QEMU 7.2's race, see
+    # harness/configs/perf.config).
     accel = ["-accel", "tcg,thread=single", "-icount", "shift=0,sleep=on"] \
         if a.icount else ["-accel", "tcg,thread=%s" % ("single" if a.one_thread else "multi")]
     # debug-threads: vCPU threads are named "CPU n/TCG" (make hostprof)

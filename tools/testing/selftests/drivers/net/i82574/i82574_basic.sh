@@ -8,7 +8,8 @@
 # qstats: the steered queues carried it, the others nothing), jumbo MTU,
 # unicast/promiscuous and multicast filtering, ethtool -G/-L/-C under
 # traffic with monotonic counters, the settings checked in the device's
-# registers (ethtool -d), and refusal of invalid ring/channel settings.
+# registers (ethtool -d), refusal of invalid ring/channel settings, and
+# the service task's interrupt on each idle queue vector.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -24,7 +25,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 33
+ktap_set_plan 34
 
 # check DESCRIPTION CMD...: like ktap_test_result, but CMD keeps its quoting
 check()
@@ -723,5 +724,67 @@ check "ethtool -L combined 3 refused, settings unchanged" \
 	refused ethtool -L "$IF_A" combined 3
 check "still passing traffic after the refused settings" \
 	eval "ping -c 3 -i 0.2 -W 2 $IP4_B >/dev/null"
+
+# --- idle: the service task raises each queue vector ------------------------
+
+# queue_irqs: the interrupt count of each of $IF_A's MSI-X queue vectors
+queue_irqs()
+{
+	local l bdf
+
+	bdf=$(nic_bdf "$NIC_A")
+	while read -r l; do
+		[[ $l == *"$DRIVER-$bdf-q"[0-9] ]] || continue
+		awk '{ for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i
+		       END { print n + 0 }' <<< "$l"
+	done < /proc/interrupts
+}
+
+# if_packets: packets in and out of $IF_A so far
+if_packets()
+{
+	local rx
+
+	rd "/sys/class/net/$IF_A/statistics/rx_packets" || return 1
+	rx=$RD
+	rd "/sys/class/net/$IF_A/statistics/tx_packets" || return 1
+	echo "$rx $RD"
+}
+
+# idle_kick_ok: over 5 s in which no packet went in or out of $IF_A (three
+# tries), every queue vector still took an interrupt. The service task
+# raises each one per period (2 s), so that a queue interrupt that never
+# came cannot leave completed descriptors and their BQL bytes waiting.
+idle_kick_ok()
+{
+	local try pk0 pk1 before after i
+
+	for try in 1 2 3; do
+		pk0=$(if_packets)
+		mapfile -t before < <(queue_irqs)
+		nap 5
+		mapfile -t after < <(queue_irqs)
+		pk1=$(if_packets)
+		if [ "$pk0" != "$pk1" ]; then
+			ktap_print_msg "idle window $try: packets $pk0 -> $pk1, again"
+			continue
+		fi
+		ktap_print_msg "idle 5 s: queue vector interrupts" \
+			"${before[*]} -> ${after[*]}"
+		# the vectors of the $CHAN0 queue pairs in use
+		[ ${#before[@]} -ge "$CHAN0" ] && [ ${#after[@]} -ge "$CHAN0" ] ||
+			return 1
+		for ((i = 0; i < CHAN0; i++)); do
+			[ $((after[i] - before[i])) -ge 1 ] || return 1
+		done
+		return 0
+	done
+	return 1
+}
+if [ "$DRIVER" = i82574 ]; then
+	check "idle: every queue vector interrupted by the service task" idle_kick_ok
+else
+	ktap_test_skip "idle queue vector interrupts: i82574's vector names"
+fi
 
 ktap_finished
