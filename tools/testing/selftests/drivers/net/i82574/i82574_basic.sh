@@ -735,8 +735,8 @@ queue_irqs()
 	bdf=$(nic_bdf "$NIC_A")
 	while read -r l; do
 		[[ $l == *"$DRIVER-$bdf-q"[0-9] ]] || continue
-		awk '{ for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i
-		       END { print n + 0 }' <<< "$l"
+		awk '{ for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		     END { print n + 0 }' <<< "$l"
 	done < /proc/interrupts
 }
 
