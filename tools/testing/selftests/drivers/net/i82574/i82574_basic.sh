@@ -751,15 +751,16 @@ if_packets()
 	echo "$rx $RD"
 }
 
-# idle_kick_ok: over 5 s in which no packet went in or out of $IF_A (three
-# tries), every queue vector still took an interrupt. The service task
+# idle_kick_ok: over 5 s in which no packet went in or out of $IF_A (five
+# tries: a neighbour probe now and then), every queue vector still took an
+# interrupt. The service task
 # raises each one per period (2 s), so that a queue interrupt that never
 # came cannot leave completed descriptors and their BQL bytes waiting.
 idle_kick_ok()
 {
 	local try pk0 pk1 before after i
 
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		pk0=$(if_packets)
 		mapfile -t before < <(queue_irqs)
 		nap 5
