@@ -27,6 +27,7 @@ WRITES = [
 ]
 LINE = re.compile(rb"(?:^|:)(e1000e_[a-z_]+) (.*)$")
 REG = re.compile(rb"register 0x([0-9a-f]+)")
+VAL = re.compile(rb"value: 0x([0-9a-f]+)")
 # the figures, in table order; "irq work" is the interrupt work
 # (interrupts + IMS/IMC + RDT writes), "all" every operation
 # (writes of ICR count as "other"; reads of ICR are "rd", and also kept
@@ -45,6 +46,10 @@ def wclass(off):
 def count(f, lo, hi):
     c = dict.fromkeys(ROWS[:7] + ["rd ICR", "wr IMC", "irq postponed", "rx frames"], 0)
     vec = {}
+    # the intervals written to ITR/EITR (register units of 256 ns), by
+    # register and value: what a driver's moderation (lib/dim, e1000e's
+    # dynamic ITR) chose in the window
+    itr = {}
     f.seek(lo)
     data = f.read(hi - lo)
     for line in data.splitlines():
@@ -60,6 +65,11 @@ def count(f, lo, hi):
             if ev == b"e1000e_core_write":
                 c["wr " + wclass(off)] += 1
                 c["wr IMC"] += off == 0xD8
+                v = VAL.search(rest)
+                if wclass(off) == "ITR/EITR" and v:
+                    k = "%s=%d" % ("ITR" if off == 0xC4 else "EITR[%d]" % ((off - 0xE8) // 4),
+                                   int(v.group(1), 16) & 0xffff)
+                    itr[k] = itr.get(k, 0) + 1
             else:
                 c["rd"] += 1
                 c["rd ICR"] += off == 0xC0
@@ -75,7 +85,7 @@ def count(f, lo, hi):
             c["irq"] += 1
     c["irq work"] = c["irq"] + c["wr IMS/IMC"] + c["wr RDT"]
     c["all"] = sum(c[k] for k in ROWS[:7])
-    return c, vec
+    return c, vec, itr
 
 
 def main():
@@ -90,7 +100,7 @@ def main():
         return
     with open(os.path.join(d, "qemu-trace.log"), "rb") as f:
         for r in recs:
-            r["counts"], r["vectors"] = count(f, *r["trace"])
+            r["counts"], r["vectors"], r["itr_writes"] = count(f, *r["trace"])
     idle = {}
     for r in recs:
         if r["case"] == "idle":
@@ -118,7 +128,8 @@ def main():
                               "variant": r["variant"], "round": r["round"],
                               "unit": "per pkt", "better": "lower",
                               "value": round(out[k], 5), "counts": r["counts"],
-                              "vectors": r["vectors"], "packets": r["packets"],
+                              "vectors": r["vectors"], "itr_writes": r["itr_writes"],
+                              "packets": r["packets"],
                               "rx_frames": pk, "secs": r["secs"],
                               "idle": bg["counts"] if bg else None,
                               "idle_secs": bg["secs"] if bg else None}))

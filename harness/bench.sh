@@ -45,6 +45,19 @@ for k in BENCH_T BENCH_W BENCH_PINGS BENCH_CW; do
 	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
 	knobs+=("$k=${!k}")
 done
+if [ -n "${BENCH_PING_I:-}" ]; then
+	[[ $BENCH_PING_I =~ ^[0-9]*\.?[0-9]+$ ]] ||
+		die "BENCH_PING_I must be seconds, not '$BENCH_PING_I'"
+	knobs+=("BENCH_PING_I=$BENCH_PING_I")
+fi
+# the variants to measure (bench/guest/run.sh), commas on the guest's
+# command line
+if [ -n "${BENCH_VARIANTS:-}" ]; then
+	[[ $BENCH_VARIANTS =~ ^[a-z0-9][a-z0-9,\ -]*$ ]] ||
+		die "BENCH_VARIANTS must be variant names, not '$BENCH_VARIANTS'"
+	v=${BENCH_VARIANTS// /,}
+	knobs+=("BENCH_VARIANTS=$v")
+fi
 case ${BENCH_COUNT:-1} in
 0 | 1) knobs+=("BENCH_COUNT=${BENCH_COUNT:-1}") ;;
 *) die "BENCH_COUNT must be 0 or 1, not '$BENCH_COUNT'" ;;

@@ -14,13 +14,21 @@
 #   i82574-dlN    dispatch_limit N on the sending TX queues (qxmit, fwd)
 #   i82574-nobql  BQL limit_min above anything the TX ring can hold (latency)
 #   *-notso       TSO off on both NICs (tcp), for e1000e and i82574
+#   i82574-cN     EITR interval N us (ethtool -C rx-usecs N tx-usecs N,
+#                 adaptive off) on every NIC of the case, any case; only if
+#                 asked for in BENCH_VARIANTS (e.g. i82574-c250)
+#   i82574-dim    lib/dim on (adaptive-rx on adaptive-tx on) on every NIC
+#                 of the case, any case; only if asked for in BENCH_VARIANTS
 # The driver changes by driver_override unbind/bind; a knob variant is
 # measured right after plain i82574 with the same binding.
 #
 # Knobs: BENCH_T (iperf3 seconds, default 3), BENCH_W (pktgen measuring
 # window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100),
 # BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
-# counting windows, default 1).
+# counting windows, default 1), BENCH_PING_I (seconds between pings,
+# 0.02), BENCH_VARIANTS (the variants to measure, of those a case knows,
+# e.g. "e1000e i82574 i82574-c250 i82574-dim"; default: each case's usual
+# ones, without the coalescing variants).
 #
 # Counting: after its timed windows every case runs again in a shorter
 # window with QEMU's e1000e trace events on (hostctl trace, through QMP):
@@ -37,6 +45,7 @@ OUT=$RESULTS/bench.jsonl
 T=${BENCH_T:-3}
 W=${BENCH_W:-2}
 PINGS=${BENCH_PINGS:-100}
+PING_I=${BENCH_PING_I:-0.02}
 CW=${BENCH_CW:-1}
 COUNT=${BENCH_COUNT:-1}
 COUNTING=0
@@ -343,6 +352,79 @@ tso_knob()
 	ethtool -K "$IF_A" tso $v && ns_do "$PEER_NS" ethtool -K "$IF_B" tso $v
 }
 
+# The coalescing variants' state. COAL_SAVED[NS/IFNAME] is what the NIC
+# had before the first coalescing variant changed it: its driver's
+# defaults, as every binding starts afresh (pair_up and fwd_up forget).
+declare -A COAL_SAVED
+
+# coal_get NS IFNAME: "ADAPTIVE-RX ADAPTIVE-TX RX-USECS TX-USECS" (ethtool -c)
+coal_get()
+{
+	ns_do "$1" ethtool -c "$2" | awk '
+		/^Adaptive RX:/ { ar = $3; at = $5 }
+		/^rx-usecs:/ { ru = $2 }
+		/^tx-usecs:/ { tu = $2 }
+		END { if (ar != "" && ru != "" && tu != "") print ar, at, ru, tu }'
+}
+
+# coal_set NS IFNAME AR AT RXUS TXUS: set, and read back. The intervals go
+# in with adaptive off first (the vectors take them), then lib/dim starts
+# from them if AR or AT is on.
+coal_set()
+{
+	local ns=$1 ifn=$2
+
+	ns_do "$ns" ethtool -C "$ifn" adaptive-rx off adaptive-tx off \
+		rx-usecs "$5" tx-usecs "$6" 2>/dev/null
+	[ "$3 $4" = "off off" ] ||
+		ns_do "$ns" ethtool -C "$ifn" adaptive-rx "$3" adaptive-tx "$4" 2>/dev/null
+	[ "$(coal_get "$ns" "$ifn")" = "$3 $4 $5 $6" ]
+}
+
+# coal_knob VARIANT NS IFNAME [NS IFNAME...]: the NICs' interrupt
+# coalescing in VARIANT's state: i82574-cN an EITR interval of N us on
+# every vector (adaptive off), i82574-dim lib/dim on; any other i82574
+# variant gets back what the NICs had (nothing to do on e1000e)
+coal_knob()
+{
+	local v=$1 ns ifn key cur ar at ru tu
+
+	shift
+	[[ $v == i82574* ]] || return 0
+	while [ $# -ge 2 ]; do
+		ns=$1 ifn=$2 key=$1/$2
+		shift 2
+		if [ -z "${COAL_SAVED[$key]:-}" ]; then
+			[[ $v =~ -(c[0-9]+|dim)$ ]] || continue
+			cur=$(coal_get "$ns" "$ifn")
+			[ -n "$cur" ] || return 1
+			COAL_SAVED[$key]=$cur
+		fi
+		read -r ar at ru tu <<< "${COAL_SAVED[$key]}"
+		case $v in
+		*-c[0-9]*) ar=off at=off ru=${v##*-c} tu=$ru ;;
+		*-dim) ar=on at=on ;;
+		esac
+		coal_set "$ns" "$ifn" "$ar" "$at" "$ru" "$tu" || return 1
+	done
+}
+
+# eitr_note NS IFNAME [NS IFNAME...]: a progress line with the EITR
+# intervals (us) of vectors 0-2 (other, queue pairs 0 and 1) of each NIC,
+# as ethtool -d reads them (i82574 only: lib/dim's choice shows here)
+eitr_note()
+{
+	local s=""
+
+	[[ $VARIANT == i82574* ]] || return 0
+	while [ $# -ge 2 ]; do
+		s+=" $2:$(ns_do "$1" ethtool -d "$2" raw on | od -An -tu4 -j 28 -N 12 |
+			awk '{ for (i = 1; i <= NF; i++) printf " %g", $i / 4 }')"
+		shift 2
+	done
+	progress "$CASE $VARIANT: EITR (us) of vectors 0-2 after the windows:$s"
+}
+
 # qdisc_default NS IFNAME: the root qdisc a fresh device gets with the
 # current net.core.default_qdisc (mq over it if multi-queue): deleting a
 # root qdisc makes the kernel attach the default again
@@ -374,6 +456,7 @@ links_up()
 pair_up()
 {
 	DRIVER=$1
+	COAL_SAVED=()
 	nic_bind "$DRIVER" 0 1 || return 1
 	IF_A=$(nic_ifname 0) && IF_B=$(nic_ifname 1) || return 1
 	ns_add "$PEER_NS" || return 1
@@ -522,22 +605,24 @@ case_qxmit()
 	done
 }
 
-# ping_rtts NAME: $PINGS pings to the peer 20 ms apart; emits NAME-p50 and
-# NAME-p99 in ms, the first with every sample
+# ping_rtts NAME: $PINGS pings to the peer $PING_I s apart; emits NAME-p50,
+# NAME-p90 and NAME-p99 in ms, the first with every sample
 ping_rtts()
 {
-	local p50 p99 s
+	local p50 p90 p99 s
 
-	read -r p50 p99 s <<< "$(ping -n -c "$PINGS" -i 0.02 -W 1 "$IP4_B" |
+	read -r p50 p90 p99 s <<< "$(ping -n -c "$PINGS" -i "$PING_I" -W 1 "$IP4_B" |
 		sed -n 's/.* time=\([0-9.]*\) ms/\1/p' | sort -n | awk '
 		{ v[++n] = $1 }
 		END {
 			if (!n) exit
-			i50 = int(0.50 * n + 0.999); i99 = int(0.99 * n + 0.999)
+			i50 = int(0.50 * n + 0.999); i90 = int(0.90 * n + 0.999)
+			i99 = int(0.99 * n + 0.999)
 			s = v[1]; for (i = 2; i <= n; i++) s = s "," v[i]
-			print v[i50], v[i99], "[" s "]" }')"
+			print v[i50], v[i90], v[i99], "[" s "]" }')"
 	[ -n "$s" ] || return 1
 	emit "$1-p50" ms lower "$p50" "$s"
+	emit "$1-p90" ms lower "$p90"
 	emit "$1-p99" ms lower "$p99"
 }
 
@@ -635,6 +720,7 @@ fwd_up()
 	local i
 
 	DRIVER=$1
+	COAL_SAVED=()
 	nic_bind "$DRIVER" 0 1 2 3 || return 1
 	for i in 0 1 2 3; do
 		FIF[$i]=$(nic_ifname $i) || return 1
@@ -708,20 +794,35 @@ case_core()
 	done
 }
 
-# variants CASE DRIVER: what to measure on DRIVER's binding
+# variants CASE DRIVER: what to measure on DRIVER's binding: the case's
+# usual variants or, with BENCH_VARIANTS, those of them it names and then
+# the coalescing variants it names (i82574-cN, i82574-dim: every case)
 variants()
 {
+	local all v want out=""
+
 	if [ "$2" = e1000e ]; then
-		[ "$1" = tcp ] && echo e1000e e1000e-notso || echo e1000e
-		return
+		[ "$1" = tcp ] && all="e1000e e1000e-notso" || all=e1000e
+	else
+		case $1 in
+		tcp) all="i82574 i82574-notso" ;;
+		qxmit) all="i82574 i82574-dl64" ;;
+		fwd) all="i82574 i82574-dl8 i82574-dl64" ;;
+		latency) all="i82574 i82574-nobql" ;;
+		*) all=i82574 ;;
+		esac
 	fi
-	case $1 in
-	tcp) echo i82574 i82574-notso ;;
-	qxmit) echo i82574 i82574-dl64 ;;
-	fwd) echo i82574 i82574-dl8 i82574-dl64 ;;
-	latency) echo i82574 i82574-nobql ;;
-	*) echo i82574 ;;
-	esac
+	[ -n "${BENCH_VARIANTS:-}" ] || { echo $all; return; }
+	want=" ${BENCH_VARIANTS//,/ } "
+	for v in $all; do
+		[[ $want == *" $v "* ]] && out+=" $v"
+	done
+	if [ "$2" != e1000e ]; then
+		for v in $want; do
+			[[ $v =~ ^i82574-(c[0-9]+|dim)$ ]] && out+=" $v"
+		done
+	fi
+	echo $out
 }
 
 cleanup()
@@ -766,13 +867,17 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			count_idle idle-pair || fail "idle count on $drv"
 			for CASE in "${pair_cases[@]}"; do
 				for VARIANT in $(variants "$CASE" $drv); do
-					knobs "" "$IF_A" $VARIANT && tso_knob $VARIANT ||
+					knobs "" "$IF_A" $VARIANT && tso_knob $VARIANT &&
+						coal_knob $VARIANT "" "$IF_A" "$PEER_NS" "$IF_B" ||
 						fail "knobs of $VARIANT"
 					"case_$CASE" || fail "$CASE on $VARIANT"
 					[ "$VARIANT" = i82574-nobql ] ||
 						count_case || fail "counting $CASE on $VARIANT"
+					eitr_note "" "$IF_A" "$PEER_NS" "$IF_B"
 				done
-				knobs "" "$IF_A" $drv && tso_knob $drv || fail "knobs of $drv"
+				knobs "" "$IF_A" $drv && tso_knob $drv &&
+					coal_knob $drv "" "$IF_A" "$PEER_NS" "$IF_B" ||
+					fail "knobs of $drv"
 			done
 			pair_down
 		fi
@@ -782,9 +887,14 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			fwd_up $drv || fail "forwarding setup on $drv"
 			count_idle idle-fwd || fail "idle count on $drv"
 			for VARIANT in $(variants fwd $drv); do
-				knobs fwd-rtr "${FIF[2]}" $VARIANT || fail "knobs of $VARIANT"
+				knobs fwd-rtr "${FIF[2]}" $VARIANT &&
+					coal_knob $VARIANT fwd-src "${FIF[0]}" fwd-rtr "${FIF[1]}" \
+						  fwd-rtr "${FIF[2]}" fwd-sink "${FIF[3]}" ||
+					fail "knobs of $VARIANT"
 				case_fwd || fail "fwd on $VARIANT"
 				count_case || fail "counting fwd on $VARIANT"
+				eitr_note fwd-src "${FIF[0]}" fwd-rtr "${FIF[1]}" \
+					  fwd-rtr "${FIF[2]}" fwd-sink "${FIF[3]}"
 			done
 			pg_clear fwd-src
 			fwd_down
