@@ -753,9 +753,9 @@ if_packets()
 
 # idle_kick_ok: over 5 s in which no packet went in or out of $IF_A (five
 # tries: a neighbour probe now and then), every queue vector still took an
-# interrupt. The service task
-# raises each one per period (2 s), so that a queue interrupt that never
-# came cannot leave completed descriptors and their BQL bytes waiting.
+# interrupt. The service task raises each one per period (2 s), so that a
+# queue interrupt that never came cannot leave completed descriptors and
+# their BQL bytes waiting.
 idle_kick_ok()
 {
 	local try pk0 pk1 before after i
