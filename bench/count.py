@@ -3,15 +3,23 @@
 """Device operations per packet from the counting windows of a bench boot.
 
 count.py BOOTDIR: BOOTDIR/bench.jsonl's "count" lines (bench/guest/run.sh)
-name byte ranges of BOOTDIR/qemu-trace.log, QEMU's e1000e trace events of
-every NIC. Per window this counts the MMIO writes by register, the MMIO
-reads and the interrupts (MSI-X messages, sent at once or when the EITR
-throttle expired, MSI messages, INTx assertions), subtracts the idle
-window's rate (same driver, same round, same NICs) times the window's
-length and divides by the frames the NICs received (QEMU's
-e1000e_rx_written_to_guest in the same window: for a case with one
-receiving NIC, the packets it got; forwarding has two, router and sink). Prints one JSON
-line per figure (unit "per pkt", better "lower", the raw counts beside).
+name byte ranges of BOOTDIR/qemu-trace.log, QEMU's trace of the window:
+every MMIO access (memory_region_ops_*, which carry the absolute address,
+so the NIC whose BAR 0 it falls in) and e1000e's interrupt and receive
+events. Per window this counts the MMIO writes by register and the MMIO
+reads of the case's NICs, and the interrupts (MSI-X messages, sent at once
+or when the EITR throttle expired, MSI messages, INTx assertions),
+subtracts the idle window's rate (same driver, same round, same NICs)
+times the window's length and divides by the frames the NICs received
+(QEMU's e1000e_rx_written_to_guest in the same window: for a case with one
+receiving NIC, the packets it got; forwarding has two, router and sink).
+Prints one JSON line per figure (unit "per pkt", better "lower", the raw
+counts beside).
+
+Forwarding also gets the router's own figures ("fwd-rtr"): the MMIO of its
+two NICs and the interrupts the guest took on their vectors (the window's
+"nics" record), per packet the sink received, so that the source's
+doorbells (pktgen, one per frame) do not hide the router's.
 """
 import json
 import os
@@ -25,15 +33,19 @@ WRITES = [
     ("IMS/IMC", {0xD0, 0xD8}),
     ("ITR/EITR", {0xC4} | {0xE8 + 4 * v for v in range(5)}),
 ]
+BAR_SIZE = 0x20000
 LINE = re.compile(rb"(?:^|:)(e1000e_[a-z_]+) (.*)$")
-REG = re.compile(rb"register 0x([0-9a-f]+)")
-VAL = re.compile(rb"value: 0x([0-9a-f]+)")
+MMIO = re.compile(rb"(?:^|:)memory_region_ops_(write|read) cpu \d+ mr \S+ "
+                  rb"addr 0x([0-9a-f]+) value 0x([0-9a-f]+) size \d+ name 'e1000e-mmio'")
 # the figures, in table order; "irq work" is the issue's interrupt work
 # (interrupts + IMS/IMC + RDT writes), "all" every operation
 # (writes of ICR count as "other"; reads of ICR are "rd", and also kept
 # apart in the raw counts as "rd ICR")
 ROWS = ["wr TDT", "wr RDT", "wr IMS/IMC", "wr ITR/EITR", "wr other", "rd", "irq",
         "irq work", "all"]
+MMIO_ROWS = ROWS[:6]
+# the router's NICs in the forwarding case (bench/guest/run.sh fwd_up)
+ROUTER = ("rin", "rout")
 
 
 def wclass(off):
@@ -43,37 +55,53 @@ def wclass(off):
     return "other"
 
 
-def count(f, lo, hi):
-    c = dict.fromkeys(ROWS[:7] + ["rd ICR", "wr IMC", "irq postponed", "rx frames"], 0)
+def sums(c):
+    c["irq work"] = c["irq"] + c["wr IMS/IMC"] + c["wr RDT"]
+    c["all"] = sum(c[k] for k in ROWS[:7])
+
+
+def mmio(c, nic, kind, off, val, itr):
+    """One MMIO access of a NIC of the case, into the totals c and the
+    NIC's own counts nic"""
+    if kind == b"write":
+        k = "wr " + wclass(off)
+        c["wr IMC"] += off == 0xD8
+        if k == "wr ITR/EITR":
+            r = "ITR" if off == 0xC4 else "EITR[%d]" % ((off - 0xE8) // 4)
+            r = "%s=%d" % (r, val & 0xffff)
+            itr[r] = itr.get(r, 0) + 1
+    else:
+        k = "rd"
+        c["rd ICR"] += off == 0xC0
+    c[k] += 1
+    nic[k] += 1
+
+
+def count(f, lo, hi, bars):
+    """The window's counts: totals over the NICs of bars (role: BAR 0),
+    the same per NIC, MSI-X messages per vector, ITR/EITR values written"""
+    c = dict.fromkeys(ROWS[:7] + ["rd ICR", "wr IMC", "irq postponed", "rx frames",
+                                  "mmio elsewhere"], 0)
+    per = {role: dict.fromkeys(MMIO_ROWS, 0) for role in bars}
     vec = {}
-    # the intervals written to ITR/EITR (register units of 256 ns), by
-    # register and value: what a driver's moderation (lib/dim, e1000e's
-    # dynamic ITR) chose in the window
     itr = {}
     f.seek(lo)
     data = f.read(hi - lo)
     for line in data.splitlines():
+        m = MMIO.search(line)
+        if m:
+            addr = int(m.group(2), 16)
+            role = next((r for r, b in bars.items() if b <= addr < b + BAR_SIZE), None)
+            if role is None:
+                c["mmio elsewhere"] += 1
+                continue
+            mmio(c, per[role], m.group(1), addr - bars[role], int(m.group(3), 16), itr)
+            continue
         m = LINE.search(line)
         if not m:
             continue
         ev, rest = m.group(1), m.group(2)
-        if ev in (b"e1000e_core_write", b"e1000e_core_read"):
-            r = REG.search(rest)
-            if not r:
-                continue
-            off = int(r.group(1), 16)
-            if ev == b"e1000e_core_write":
-                c["wr " + wclass(off)] += 1
-                c["wr IMC"] += off == 0xD8
-                v = VAL.search(rest)
-                if wclass(off) == "ITR/EITR" and v:
-                    k = "%s=%d" % ("ITR" if off == 0xC4 else "EITR[%d]" % ((off - 0xE8) // 4),
-                                   int(v.group(1), 16) & 0xffff)
-                    itr[k] = itr.get(k, 0) + 1
-            else:
-                c["rd"] += 1
-                c["rd ICR"] += off == 0xC0
-        elif ev == b"e1000e_rx_written_to_guest":
+        if ev == b"e1000e_rx_written_to_guest":
             c["rx frames"] += 1
         elif ev in (b"e1000e_irq_msix_notify_vec", b"e1000e_irq_msix_notify_postponed_vec"):
             c["irq"] += 1
@@ -83,9 +111,46 @@ def count(f, lo, hi):
         elif ev == b"e1000e_irq_msi_notify" or (ev == b"e1000e_irq_legacy_notify" and
                                                 rest.endswith(b"1")):
             c["irq"] += 1
-    c["irq work"] = c["irq"] + c["wr IMS/IMC"] + c["wr RDT"]
-    c["all"] = sum(c[k] for k in ROWS[:7])
-    return c, vec, itr
+    sums(c)
+    return c, per, vec, itr
+
+
+def net_of_idle(n, bg, key, secs):
+    """n less the idle window's rate of key (a function of the idle
+    record) times secs; never below 0"""
+    if bg and bg["secs"] > 0:
+        n -= key(bg) / bg["secs"] * secs
+    return max(n, 0)
+
+
+def emit(r, metric, value, bg, extra):
+    out = {"case": r["case"], "metric": metric, "variant": r["variant"],
+           "round": r["round"], "unit": "per pkt", "better": "lower",
+           "value": round(value, 5), "counts": r["counts"], "by_nic": r["by_nic"],
+           "nics": r.get("nics"), "vectors": r["vectors"], "itr_writes": r["itr_writes"],
+           "packets": r["packets"], "secs": r["secs"],
+           "idle": bg["counts"] if bg else None, "idle_secs": bg["secs"] if bg else None}
+    out.update(extra)
+    print(json.dumps(out))
+
+
+def router(r, bg):
+    """The forwarding router's figures per packet the sink received"""
+    nics = r.get("nics") or {}
+    if not all(k in nics for k in ROUTER + ("sink",)):
+        return
+    fwd = nics["sink"]["rx"]
+    if fwd < 20:
+        return
+    c = {}
+    for k in MMIO_ROWS:
+        c[k] = net_of_idle(sum(r["by_nic"][n][k] for n in ROUTER), bg,
+                           lambda b, k=k: sum(b["by_nic"][n][k] for n in ROUTER), r["secs"])
+    c["irq"] = net_of_idle(sum(nics[n]["irq"] for n in ROUTER), bg,
+                           lambda b: sum(b["nics"][n]["irq"] for n in ROUTER), r["secs"])
+    sums(c)
+    for k in ROWS:
+        emit(r, "ops fwd-rtr: %s" % k, c[k] / fwd, bg, {"forwarded": fwd})
 
 
 def main():
@@ -100,7 +165,9 @@ def main():
         return
     with open(os.path.join(d, "qemu-trace.log"), "rb") as f:
         for r in recs:
-            r["counts"], r["vectors"], r["itr_writes"] = count(f, *r["trace"])
+            bars = {k: int(v["bar"], 16) for k, v in (r.get("nics") or {}).items()}
+            r["counts"], r["by_nic"], r["vectors"], r["itr_writes"] = count(f, *r["trace"],
+                                                                           bars)
     idle = {}
     for r in recs:
         if r["case"] == "idle":
@@ -110,29 +177,16 @@ def main():
             continue
         drv = r["variant"].split("-")[0]
         bg = idle.get((r["round"], drv, "idle-fwd" if r["case"] == "fwd" else "idle-pair"))
-        net = {}
-        for k in ROWS + ["rx frames"]:
-            n = r["counts"][k]
-            if bg and bg["secs"] > 0:
-                n -= bg["counts"][k] / bg["secs"] * r["secs"]
-            net[k] = max(n, 0)
+        net = {k: net_of_idle(r["counts"][k], bg, lambda b, k=k: b["counts"][k], r["secs"])
+               for k in ROWS + ["rx frames"]}
         # per frame that a NIC of the case received, as QEMU wrote it to
-        # the guest in the same window (the guest's counters are read a
-        # little inside the window's edges)
+        # the guest in the same window
         pk = net["rx frames"]
-        out = {k: net[k] / pk if pk >= 20 else None for k in ROWS}
-        for k in ROWS:
-            if out[k] is None:
-                continue
-            print(json.dumps({"case": r["case"], "metric": "ops %s: %s" % (r["metric"], k),
-                              "variant": r["variant"], "round": r["round"],
-                              "unit": "per pkt", "better": "lower",
-                              "value": round(out[k], 5), "counts": r["counts"],
-                              "vectors": r["vectors"], "itr_writes": r["itr_writes"],
-                              "packets": r["packets"],
-                              "rx_frames": pk, "secs": r["secs"],
-                              "idle": bg["counts"] if bg else None,
-                              "idle_secs": bg["secs"] if bg else None}))
+        if pk >= 20:
+            for k in ROWS:
+                emit(r, "ops %s: %s" % (r["metric"], k), net[k] / pk, bg, {"rx_frames": pk})
+        if r["case"] == "fwd":
+            router(r, bg)
 
 
 main()

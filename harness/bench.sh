@@ -58,6 +58,10 @@ if [ -n "${BENCH_VARIANTS:-}" ]; then
 	v=${BENCH_VARIANTS// /,}
 	knobs+=("BENCH_VARIANTS=$v")
 fi
+case ${BENCH_INSTR:-1} in
+0 | 1) ;;
+*) die "BENCH_INSTR must be 0 or 1, not '$BENCH_INSTR'" ;;
+esac
 case ${BENCH_COUNT:-1} in
 0 | 1) knobs+=("BENCH_COUNT=${BENCH_COUNT:-1}") ;;
 *) die "BENCH_COUNT must be 0 or 1, not '$BENCH_COUNT'" ;;
@@ -68,6 +72,9 @@ esac
 "$TOP/harness/kbuild.sh" perf
 [ $core = 0 ] || "$TOP/harness/kbuild.sh" stock
 
+# the last run's results, to show what moved (bench/compare.py)
+PREV=$TOP/results/bench-prev.json
+[ -f "$OUT/results.json" ] && cp "$OUT/results.json" "$PREV"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 t0=$(date +%s)
@@ -81,7 +88,7 @@ vm_run()
 
 	shift 3
 	"$TOP/harness/vm.py" --kernel "$kernel" --timeout "$timeout" --results "$OUT/$name" \
-		${VM_ICOUNT:+--icount} --wire "${BOOT_WIRE:-$WIRE}" \
+		${VM_ICOUNT:+--icount} ${VM_SMP:+--smp "$VM_SMP"} --wire "${BOOT_WIRE:-$WIRE}" \
 		-- "$@" | grep --line-buffered -E '# bench:|vm:' || true
 	python3 -c "import json,sys; sys.exit(1 if json.load(open(sys.argv[1]))['problems'] else 0)" \
 		"$OUT/$name/vm.json" ||
@@ -95,6 +102,25 @@ fi
 if [ ${#nic_cases[@]} -gt 0 ]; then
 	vm_run nics perf $((600 + ROUNDS * 1200)) \
 		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
+fi
+# Guest instructions per packet: the NIC cases again in an
+# instruction-counted boot (vm.py --icount) with one vCPU, whose busy time
+# is then the instructions it ran (1 ns each) whatever the host does; no
+# counting windows, and no rates (they are in guest time). The latency
+# case has no per-packet path length to count (its pings leave the CPU
+# idle between them) and stays out.
+ic_cases=()
+for c in "${nic_cases[@]}"; do
+	[ "$c" = latency ] || ic_cases+=("$c")
+done
+if [ "${BENCH_INSTR:-1}" = 1 ] && [ ${#ic_cases[@]} -gt 0 ]; then
+	VM_ICOUNT=1 VM_SMP=1 vm_run nics-ic perf $((600 + ROUNDS * 1200)) \
+		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 \
+		bench/guest/run.sh "$ROUNDS" "${ic_cases[@]}"
+fi
+if [ "${BENCH_INSTR:-1}" = 1 ] && [ $tcp = 1 ]; then
+	VM_ICOUNT=1 VM_SMP=1 BOOT_WIRE=$TCP_WIRE vm_run nics-tcp-ic perf $((600 + ROUNDS * 300)) \
+		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 bench/guest/run.sh "$ROUNDS" tcp
 fi
 # The core case in two kinds of boot: wall-clock pps with both vCPUs in
 # parallel (noisy: +-30% between windows here), and instruction-counted
@@ -123,7 +149,8 @@ if [ -s "$OUT/nics/bench.jsonl" ] && [ -f "$OUT/nics/qemu-trace.log" ]; then
 		rm -f "$OUT/nics/qemu-trace.log"
 fi
 # the counts, then the NIC cases, then the core boots in the order they ran
-cat "$OUT"/nics/counts.jsonl "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
+cat "$OUT"/nics/counts.jsonl "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl \
+	"$OUT"/nics-tcp-ic/bench.jsonl "$OUT"/nics-ic/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
 	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
 secs=$(($(date +%s) - t0))
@@ -134,3 +161,10 @@ echo "Benchmarks, $(date -u +%F), perf kernel under QEMU/TCG, medians of $ROUNDS
 	"(measured in $((secs / 60)) min $((secs % 60)) s):"
 echo
 "$TOP/bench/report.py" "$OUT/bench.jsonl" "$OUT"
+if [ -f "$PREV" ]; then
+	"$TOP/bench/compare.py" "$PREV" "$OUT/results.json" > "$OUT/compare.md"
+	echo
+	echo "Against the previous run (every figure: $OUT/compare.md):"
+	echo
+	sed -n '1,/^$/p' "$OUT/compare.md"
+fi

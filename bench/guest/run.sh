@@ -31,11 +31,16 @@
 # ones, without the coalescing variants).
 #
 # Counting: after its timed windows every case runs again in a shorter
-# window with QEMU's e1000e trace events on (hostctl trace, through QMP):
-# each such window is a "count" line (trace log offsets, the packets the
-# receiving NIC got, guest seconds), which bench/count.py turns on the
+# window with QEMU's MMIO and e1000e trace events on (hostctl trace,
+# through QMP): each such window is a "count" line (trace log offsets, the
+# packets the receiving NIC got, the window's seconds, and each NIC's BAR
+# 0, packets and interrupts over it), which bench/count.py turns on the
 # host into device operations per packet. An "idle" count window per
 # driver and round gives the background (watchdogs) to subtract.
+#
+# BENCH_ICOUNT=1 (harness/bench.sh's instruction-counted boot, one vCPU):
+# the NIC cases emit only guest instructions per packet ("instr:*", the
+# CPU time per packet at 1 ns an instruction), no rates.
 # Process start-up is costly under TCG (hundreds of ms on a busy host), so
 # counters are read with shell builtins and results parsed with one awk.
 
@@ -49,9 +54,14 @@ PING_I=${BENCH_PING_I:-0.02}
 CW=${BENCH_CW:-1}
 COUNT=${BENCH_COUNT:-1}
 COUNTING=0
-COUNT_EVENTS=(e1000e_core_write e1000e_core_read e1000e_irq_msix_notify_vec
+# MMIO through the memory API's events, which carry the absolute address
+# (so the NIC: its BAR 0) where e1000e_core_* carry only the register
+COUNT_EVENTS=(memory_region_ops_write memory_region_ops_read e1000e_irq_msix_notify_vec
 	      e1000e_irq_msix_notify_postponed_vec e1000e_irq_msi_notify
 	      e1000e_irq_legacy_notify e1000e_rx_written_to_guest)
+# the NICs of the counting windows: "ROLE NS IFNAME BDF" each, NS "-" for
+# this namespace (pair_up, fwd_up)
+COUNT_NICS=()
 PG=/proc/net/pktgen
 START=${EPOCHSECONDS:?bash 5 needed}
 HZ_USER=$(getconf CLK_TCK)
@@ -77,13 +87,19 @@ fail()
 # emit METRIC UNIT higher|lower VALUE [SAMPLES_JSON]
 emit()
 {
+	# instruction-counted NIC cases: only the guest CPU time per packet,
+	# which is then instructions (1 ns each)
+	if [ "${BENCH_ICOUNT:-0}" = 1 ] && [ "$CASE" != core ]; then
+		[[ $1 == cpu:* ]] || return 0
+		set -- "instr:${1#cpu:}" instr/pkt lower "$(awk -v u="$4" 'BEGIN { printf "%.0f", u * 1000 }')"
+	fi
 	if [ "$COUNTING" = 1 ]; then
 		[ "$REG_TRACE_FROM" = "${COUNTED_FROM:-}" ] && return 0
 		COUNTED_FROM=$REG_TRACE_FROM
 		local name=${1%-sent}
 
 		name=${name%-rcvd}
-		emit_count "${name%-p50}" "$RX_PKTS" "$SECS"
+		emit_count "${name%-p50}" "$RX_PKTS"
 		return 0
 	fi
 	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"unit":"%s","better":"%s","value":%s%s}\n' \
@@ -91,24 +107,66 @@ emit()
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: $1 = $4 $2"
 }
 
-# count_on / count_off: the counting window's trace events on and off
+# count_on / count_off: the counting window's trace events on and off,
+# with each NIC's packets and interrupts (nics_snap) inside the window's
+# edges, and the window's length in COUNT_SECS
 count_on()
 {
 	[ "$COUNTING" = 1 ] || return 0
-	reg_trace_on "${COUNT_EVENTS[@]}"
+	COUNT_T0=$EPOCHREALTIME
+	reg_trace_on "${COUNT_EVENTS[@]}" || return 1
+	NICS0=$(nics_snap)
 }
 
 count_off()
 {
 	[ "$COUNTING" = 1 ] || return 0
-	reg_trace_off
+	NICS1=$(nics_snap)
+	reg_trace_off || return 1
+	COUNT_SECS=$(awk -v a="$COUNT_T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
 }
 
-# emit_count NAME PACKETS SECS: one counting window's line
+# nics_snap: "ROLE BAR0 RX TX IRQ" for each NIC of COUNT_NICS, one line
+# each: its BAR 0 address (what the trace's MMIO lines carry), packets in
+# and out, and the interrupts of its vectors (i82574 names them by PCI
+# address, e1000e by interface)
+nics_snap()
+{
+	local e role ns ifn bdf bar
+
+	for e in "${COUNT_NICS[@]}"; do
+		read -r role ns ifn bdf <<< "$e"
+		[ "$ns" = - ] && ns=
+		read -r bar _ < "/sys/bus/pci/devices/$bdf/resource"
+		awk -v role="$role" -v bar="$bar" -v ifn="$ifn" -v bdf="$bdf" '
+			FILENAME ~ /interrupts$/ {
+				n = $NF
+				if (n == ifn || index(n, ifn "-") == 1 || index(n, "-" bdf "-"))
+					for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
+						irq += $i
+				next
+			}
+			$1 == ifn ":" { rx = $3; tx = $11 }
+			END { print role, bar, rx + 0, tx + 0, irq + 0 }
+		' /proc/interrupts "/proc/$(ns_pid "$ns")/net/dev"
+	done
+}
+
+# emit_count NAME PACKETS: one counting window's line
 emit_count()
 {
-	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s}\n' \
-		"$CASE" "$1" "$VARIANT" "$ROUND" "$REG_TRACE_FROM" "$REG_TRACE_TO" "$2" "$3" >> "$OUT"
+	local nics
+
+	# the figures over the window, NICS0 to NICS1 (a file: the guest has
+	# no /dev/fd for a process substitution)
+	nics=$(printf '%s\n' "$NICS0" > /tmp/bench-nics0 &&
+	       awk 'NR == FNR { rx[$1] = $3; tx[$1] = $4; irq[$1] = $5; next }
+		    { printf "%s\"%s\":{\"bar\":\"%s\",\"rx\":%d,\"tx\":%d,\"irq\":%d}",
+			     n++ ? "," : "", $1, $2, $3 - rx[$1], $4 - tx[$1], $5 - irq[$1] }' \
+		   /tmp/bench-nics0 - <<< "$NICS1")
+	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s,"nics":{%s}}\n' \
+		"$CASE" "$1" "$VARIANT" "$ROUND" "$REG_TRACE_FROM" "$REG_TRACE_TO" "$2" \
+		"$COUNT_SECS" "$nics" >> "$OUT"
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: counted $1, $2 packets," \
 		"$((REG_TRACE_TO - REG_TRACE_FROM)) bytes of trace"
 }
@@ -193,7 +251,7 @@ snap()
 	echo "$t $p"
 }
 
-# window_calc SNAP0 SNAP1: sets SECS, RX_PPS (NIC rx_packets), IN_PPS (IP
+# window_calc SNAP0 SNAP1: sets RX_PPS (NIC rx_packets), IN_PPS (IP
 # InReceives), DROP_PPS (IP InAddrErrors: frames for nobody's address),
 # PG_PPS (pktgen), and the guest CPU time (both vCPUs, both ends of the
 # wire) in microseconds per packet: CPU_US per rx_packets, CPU_US_DROP per
@@ -206,7 +264,7 @@ window_calc()
 	read -r t1 c1 r1 i1 e1 p1 <<< "$2"
 	# (no process substitution: the guest has no /dev/fd)
 	RX_PKTS=$((r1 - r0))
-	read -r SECS RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
+	read -r _ RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
 		-v dc=$((c1 - c0)) -v dr=$((r1 - r0)) -v di=$((i1 - i0)) -v de=$((e1 - e0)) \
 		-v dp=$((p1 - p0)) -v hz="$HZ_USER" 'BEGIN {
 		s = dt / 1e6
@@ -264,6 +322,8 @@ pg_busy() { ! pg_idle "$1"; }
 # PGNS, measure W seconds after a warm-up, stop: window_calc's variables
 # (PG_PPS from the first snapshots, the receiver's from the second, taken
 # right after). Writing "start" blocks until a signal: that is how it stops.
+# A counting window encloses the whole run, so that every frame of it is
+# both in the trace and in the NICs' counters (nics_snap).
 pg_window()
 {
 	local pgns=$1 rxns=$2 rxif=$3 pid s0 s1 r0 r1 pgpid rxpid
@@ -271,6 +331,7 @@ pg_window()
 	shift 3
 	pgpid=$(ns_pid "$pgns")
 	rxpid=$(ns_pid "$rxns")
+	count_on || return 1
 	# a simple command, so that $! is the writer itself
 	if [ -n "$pgns" ]; then
 		nsenter --net="/run/netns/$pgns" sh -c "exec echo start > $PG/pgctrl" &
@@ -283,17 +344,18 @@ pg_window()
 	# the run starts, and then no signal stops it (below)
 	wait_for 100 pg_busy "$pgpid" || return 1
 	sleep 0.5
-	count_on || return 1
 	s0=$(snap "$pgpid" none "$@")
 	r0=$(snap "$rxpid" "$rxif")
 	sleep "$W"
 	s1=$(snap "$pgpid" none "$@")
 	r1=$(snap "$rxpid" "$rxif")
-	count_off || return 1
 	kill -TERM $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	pg_idle "$pgpid" || ns_do "$pgns" sh -c "echo stop > $PG/pgctrl"
 	wait_for 30 pg_idle "$pgpid" || return 1
+	# the last frames through the router and into the receivers' rings
+	[ "$COUNTING" = 1 ] && sleep 0.3
+	count_off || return 1
 	window_calc "$s0" "$s1"
 	local pg=$PG_PPS
 	# the CPU time over the receiver's window
@@ -467,6 +529,7 @@ link set $IF_A up" || return 1
 link set $IF_B up" || return 1
 	links_up "" "$IF_A" && links_up "$PEER_NS" "$IF_B" || return 1
 	ns_do "$PEER_NS" iperf3 -s -D -B "$IP4_B" --pidfile /tmp/bench-iperf3.pid || return 1
+	COUNT_NICS=("a - $IF_A $(nic_bdf 0)" "b $PEER_NS $IF_B $(nic_bdf 1)")
 	qdisc_default "" "$IF_A" || return 1
 	MAC_B=$(ip -n "$PEER_NS" -br link show dev "$IF_B" | awk '{ print $3 }')
 	[ -n "$MAC_B" ]
@@ -681,18 +744,15 @@ count_case()
 # count_idle NAME: a counting window with no traffic (the background)
 count_idle()
 {
-	local CASE=idle VARIANT=$DRIVER r0 r1
+	local CASE=idle VARIANT=$DRIVER
 
 	[ "$COUNT" = 1 ] || return 0
 	COUNTING=1
 	count_on || { COUNTING=0; return 1; }
-	r0=$(snap $$ lo)
 	# longer: the watchdogs' bursts come every 2 s
 	sleep 4
-	r1=$(snap $$ lo)
 	count_off || { COUNTING=0; return 1; }
-	window_calc "$r0" "$r1"
-	emit_count "$1" 0 "$SECS"
+	emit_count "$1" 0
 	COUNTING=0
 }
 
@@ -744,6 +804,9 @@ link set ${FIF[3]} up" || return 1
 	links_up fwd-src "${FIF[0]}" && links_up fwd-rtr "${FIF[1]}" "${FIF[2]}" &&
 		links_up fwd-sink "${FIF[3]}" || return 1
 	FWD_MAC=$(ip -n fwd-rtr -br link show dev "${FIF[1]}" | awk '{ print $3 }')
+	# source, router in and out, sink
+	COUNT_NICS=("src fwd-src ${FIF[0]} $(nic_bdf 0)" "rin fwd-rtr ${FIF[1]} $(nic_bdf 1)"
+		    "rout fwd-rtr ${FIF[2]} $(nic_bdf 2)" "sink fwd-sink ${FIF[3]} $(nic_bdf 3)")
 	[ -n "$FWD_MAC" ]
 }
 
