@@ -28,7 +28,6 @@ enum {
 	I82574_STATE_RESET_REQ,
 	I82574_STATE_LINK_CHANGE,	/* an LSC since the last link check */
 	I82574_STATE_TESTING,		/* ethtool -t owns the hardware */
-	I82574_STATE_OTHER_MASKED,	/* MSI-X other vector off for RXO */
 };
 
 /* What ethtool -s and -A asked for; applied at open, reset and link up */

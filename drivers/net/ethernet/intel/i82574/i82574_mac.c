@@ -523,7 +523,6 @@ void i82574_configure_hw(struct i82574_dev *priv)
  */
 void i82574_irq_enable_all(struct i82574_dev *priv)
 {
-	clear_bit(I82574_STATE_OTHER_MASKED, &priv->state);
 	if (priv->msix)
 		wr32(priv, I82574_IMS, I82574_INT_OTHER | I82574_INT_LSC |
 		     i82574_queue_causes(priv));

@@ -459,9 +459,6 @@ static void i82574_service_hw(struct i82574_dev *priv)
 	if (test_and_clear_bit(I82574_STATE_RESET_REQ, &priv->state))
 		i82574_reset(priv);
 	if (netif_running(priv->netdev)) {
-		/* no queue vector unmasked it: traffic stopped meanwhile */
-		if (test_and_clear_bit(I82574_STATE_OTHER_MASKED, &priv->state))
-			wr32(priv, I82574_IMS, I82574_INT_OTHER);
 		i82574_flush_descriptors(priv);
 		i82574_kick_queue_vectors(priv);
 		i82574_update_link(priv,

@@ -34,19 +34,6 @@ static void i82574_link_event(struct i82574_dev *priv)
 	mod_delayed_work(system_wq, &priv->service_task, 0);
 }
 
-/* A receiver overrun raises the other vector too (there is no way to
- * route RXO elsewhere), and while the queues cannot keep up it comes back
- * every EITR interval, each time with an ICR read and write. Mask the
- * vector instead: the next queue vector to leave polling unmasks it with
- * its own IMS write (i82574_irq_enable()), the service task at the latest.
- * A link change meanwhile waits until then.
- */
-static void i82574_mask_other(struct i82574_dev *priv)
-{
-	wr32(priv, I82574_IMC, I82574_INT_OTHER);
-	set_bit(I82574_STATE_OTHER_MASKED, &priv->state);
-}
-
 static irqreturn_t i82574_msix_other(int irq, void *data)
 {
 	struct i82574_dev *priv = data;
@@ -57,8 +44,6 @@ static irqreturn_t i82574_msix_other(int irq, void *data)
 	/* ICR is not cleared by reading it in MSI-X mode */
 	wr32(priv, I82574_ICR, icr & (I82574_INT_OTHER | I82574_INT_LSC |
 				      I82574_INT_RXO));
-	if (icr & I82574_INT_RXO)
-		i82574_mask_other(priv);
 	if (icr & I82574_INT_LSC)
 		i82574_link_event(priv);
 	return IRQ_HANDLED;

@@ -659,14 +659,10 @@ static void i82574_update_dim(struct i82574_napi_vector *nv)
 static void i82574_irq_enable(struct i82574_napi_vector *nv)
 {
 	struct i82574_dev *priv = nv->priv;
-	u32 ims = I82574_INT_RXQ(nv->v_idx) | I82574_INT_TXQ(nv->v_idx);
 
-	/* the other vector, off since an overrun (i82574_msix_other()) */
-	if (test_bit(I82574_STATE_OTHER_MASKED, &priv->state) &&
-	    test_and_clear_bit(I82574_STATE_OTHER_MASKED, &priv->state))
-		ims |= I82574_INT_OTHER;
 	if (priv->msix)
-		wr32(priv, I82574_IMS, ims);
+		wr32(priv, I82574_IMS, I82574_INT_RXQ(nv->v_idx) |
+				       I82574_INT_TXQ(nv->v_idx));
 	else
 		wr32(priv, I82574_IMS, I82574_INT_RXT0 | I82574_INT_TXDW);
 }

@@ -14,17 +14,13 @@
 # flight (its stall count is reported). Then the limit changes while the
 # router forwards.
 #
-# Last, a flood the router cannot keep up with: nic1's receiver overruns,
-# and its other vector must stay quiet (i82574).
-#
-# Smaller runs for slow kernels: FWD_COUNT, OVERRUN_COUNT.
+# Smaller runs for slow kernels: FWD_COUNT.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # LIMITS=0+1+8+64 (the default) picks the limits to test
 IFS=+ read -r -a LIMITS <<< "${LIMITS:-0+1+8+64}"
 FWD_COUNT=${FWD_COUNT:-10000}
-OVERRUN_COUNT=${OVERRUN_COUNT:-100000}
 RTR_NS=dl-fwd-rtr
 SINK_NS=dl-fwd-sink
 SRC_IP=198.19.1.1
@@ -289,44 +285,6 @@ change_while_forwarding()
 	[ $rc -eq 0 ] && fwd_check "changing" "$before" $((FWD_COUNT * 2))
 }
 
-# nic1_irqs: "OTHER QUEUES" interrupts so far of the router's nic1: its
-# MSI-X other vector and its queue vectors (i82574 names them by PCI address)
-nic1_irqs()
-{
-	awk -v dev="i82574-$(nic_bdf 1)-" '
-		index($NF, dev) == 1 {
-			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
-				n[$NF ~ /-other$/ ? "o" : "q"] += $i
-		}
-		END { print n["o"] + 0, n["q"] + 0 }' /proc/interrupts
-}
-
-# overrun_quiet: flood the router with OVERRUN_COUNT frames, more than its
-# polls keep up with, so that nic1's receiver overruns. The 82574 signals
-# an overrun on the other vector whether or not IMS.RXO is set; the driver
-# masks that vector until a queue vector re-arms (or the service task
-# runs), so it fires at most once per queue interrupt, plus once per
-# service period. Left unmasked it fires every EITR interval for as long
-# as the overrun lasts, while the queue vector, polling, takes none.
-overrun_quiet()
-{
-	local o0 q0 o1 q1 t0 bound
-
-	set_limit 0 || return 1
-	read -r o0 q0 <<< "$(nic1_irqs)"
-	t0=$EPOCHSECONDS
-	pktgen_start "$OVERRUN_COUNT" || return 1
-	read -r o1 q1 <<< "$(nic1_irqs)"
-	pktgen_clear
-	# the service task's unmasks (every 2 s) and one for the window's edge
-	bound=$((q1 - q0 + (EPOCHSECONDS - t0) / 2 + 2))
-	ktap_print_msg "overrun: nic1 other-vector interrupts $((o1 - o0))," \
-		"queue-vector interrupts $((q1 - q0)) (bound $bound)"
-	# with the link steady only an overrun raises the other vector: at
-	# least one shows that the flood did overrun
-	[ $((o1 - o0)) -ge 1 ] && [ $((o1 - o0)) -le "$bound" ]
-}
-
 # ynl_qstats [SCOPE]: nic2's qstats as ynl reads them from netdev-genl,
 # JSON: the device's totals (queues and base), or per queue with "queue"
 ynl_qstats()
@@ -421,7 +379,7 @@ if [ ! -e "/sys/bus/pci/devices/$(nic_bdf 3)" ] || [ ! -e $PG/pgctrl ]; then
 	ktap_skip_all "needs four NICs (nic0+nic1, nic2+nic3) and pktgen"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $((4 + 3 * ${#LIMITS[@]}))
+ktap_set_plan $((3 + 3 * ${#LIMITS[@]}))
 trap cleanup EXIT
 
 if setup; then
@@ -448,10 +406,4 @@ ktap_test_result "limit changes while forwarding, sink count exact" \
 	change_while_forwarding
 ktap_test_result "qstats tx-doorbells and tx-doorbell-flushes as ethtool -S" \
 	qstats_match
-if [ "$DRIVER" = i82574 ]; then
-	ktap_test_result "overrun on nic1: other vector at most once per queue interrupt" \
-		overrun_quiet
-else
-	ktap_test_skip "overrun on nic1: other vector (i82574's vector names)"
-fi
 ktap_finished
