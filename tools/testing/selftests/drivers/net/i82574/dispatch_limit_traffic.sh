@@ -525,8 +525,16 @@ pktgen_moving()
 # their last skb forever)
 pktgen_stuck()
 {
+	local d l
+
 	ktap_print_msg "pktgen stuck at $STUCK_VAL frames sent for $STUCK_SECS s"
 	nic_report "$IF_A"
+	# each pktgen device's count and errors: which thread waits
+	for d in "${PG_DEVS[@]}"; do
+		while read -r l; do
+			[[ $l == pkts-sofar:* ]] && ktap_print_msg "pktgen $d: $l"
+		done < "$PG/$d"
+	done
 	echo stop > "$PG/pgctrl"
 	kill "$1" 2>/dev/null
 }

@@ -298,7 +298,8 @@ doorbell_counts()
 # nic_report IF [NETNS]: what IF's queues and device say, as KTAP
 # diagnostics, for a case that finds traffic stuck: BQL per TX queue, the
 # ring registers (ethtool -d; i82574 only), the interrupt mask, the
-# counters that move with the queues, and the NIC's interrupt counts
+# counters that move with the queues, the NIC's interrupt counts and the
+# backlog of its qdiscs
 nic_report()
 {
 	local ns=() q d l
@@ -320,6 +321,10 @@ nic_report()
 	d=$("${ns[@]}" readlink -f "/sys/class/net/$1/device")
 	grep -F "${d##*/}" /proc/interrupts |
 		while read -r l; do ktap_print_msg "irq $l"; done
+	# packets still in a qdisc (a queue nobody reschedules)
+	"${ns[@]}" tc -s qdisc show dev "$1" |
+		awk '/^qdisc/ { q = $2 " " $3 " " $5 } /^ backlog/ { print q ":" $0 }' |
+		while read -r l; do ktap_print_msg "$1 qdisc $l"; done
 }
 
 # moving PID VALUE: for a loop that watches a run: succeeds while PID runs
