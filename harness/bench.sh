@@ -112,19 +112,22 @@ fi
 # is then the instructions it ran (1 ns each) whatever the host does; no
 # counting windows, and no rates (they are in guest time). The latency
 # case has no per-packet path length to count (its pings leave the CPU
-# idle between them) and stays out.
+# idle between them) and stays out. Guest time runs several times slower
+# than the host's clock there, so its windows are 1 s (of guest time):
+# 100 ticks of CPU time each, enough for 1%.
 ic_cases=()
 for c in "${nic_cases[@]}"; do
 	[ "$c" = latency ] || ic_cases+=("$c")
 done
 if [ "${BENCH_INSTR:-1}" = 1 ] && [ ${#ic_cases[@]} -gt 0 ]; then
 	VM_ICOUNT=1 VM_SMP=1 vm_run nics-ic perf $((600 + ROUNDS * 1200)) \
-		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 \
+		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
 		bench/guest/run.sh "$ROUNDS" "${ic_cases[@]}"
 fi
 if [ "${BENCH_INSTR:-1}" = 1 ] && [ $tcp = 1 ]; then
 	VM_ICOUNT=1 VM_SMP=1 BOOT_WIRE=$TCP_WIRE vm_run nics-tcp-ic perf $((600 + ROUNDS * 300)) \
-		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 bench/guest/run.sh "$ROUNDS" tcp
+		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
+		bench/guest/run.sh "$ROUNDS" tcp
 fi
 # The core case instruction-counted (vm.py --icount: one host thread,
 # guest time = guest instructions), which measures the path length per
@@ -142,16 +145,17 @@ if [ $core = 1 ]; then
 	done
 fi
 # the counting windows' trace, counted here: operations per packet
-if [ -s "$OUT/nics/bench.jsonl" ] && [ -f "$OUT/nics/qemu-trace.log" ]; then
-	log "counting the trace ($(du -sh "$OUT/nics/qemu-trace.log" | cut -f1))"
-	"$TOP/bench/count.py" "$OUT/nics" > "$OUT/nics/counts.jsonl" ||
-		die "counting the trace of $OUT/nics failed"
+for b in nics nics-tcp; do
+	[ -s "$OUT/$b/bench.jsonl" ] && [ -f "$OUT/$b/qemu-trace.log" ] || continue
+	log "counting the trace of $b ($(du -sh "$OUT/$b/qemu-trace.log" | cut -f1))"
+	"$TOP/bench/count.py" "$OUT/$b" > "$OUT/$b/counts.jsonl" ||
+		die "counting the trace of $OUT/$b failed"
 	# counted: a big log is not worth keeping
-	[ "$(stat -c %s "$OUT/nics/qemu-trace.log")" -lt 100000000 ] ||
-		rm -f "$OUT/nics/qemu-trace.log"
-fi
+	[ "$(stat -c %s "$OUT/$b/qemu-trace.log")" -lt 100000000 ] ||
+		rm -f "$OUT/$b/qemu-trace.log"
+done
 # the counts, then the NIC cases, then the core boots in the order they ran
-cat "$OUT"/nics/counts.jsonl "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl \
+cat "$OUT"/nics-tcp/counts.jsonl "$OUT"/nics/counts.jsonl "$OUT"/nics-tcp/bench.jsonl "$OUT"/nics/bench.jsonl \
 	"$OUT"/nics-tcp-ic/bench.jsonl "$OUT"/nics-ic/bench.jsonl $(ls -d "$OUT"/core*-*-* 2>/dev/null | sort -t- -k3n -k1 -k2r |
 	sed 's|$|/bench.jsonl|') > "$OUT/bench.jsonl" 2>/dev/null || true
 [ -s "$OUT/bench.jsonl" ] || die "no benchmark results (see $OUT/*/console.log)"
