@@ -200,6 +200,29 @@ def goals_md(gl):
 PLOT_FIGS = ["wr TDT", "wr RDT", "wr IMS/IMC", "irq", "rd", "all"]
 
 
+def multiplot(png, width, row_h, font, title, extra, panels):
+    """Draw gnuplot histogram panels (with error bars), two a row, into png;
+    returns png, or None if gnuplot failed"""
+    cols = 2
+    rows_ = (len(panels) + 1) // cols
+    script = """
+set terminal pngcairo size %d,%d font ",%d" noenhanced
+set output "%s"
+set multiplot layout %d,%d title "%s"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.7 border -1
+set yrange [0:*]
+set grid ytics
+%s
+%s
+unset multiplot
+""" % (width, row_h * rows_, font, png, rows_, cols, title, extra, "\n".join(panels))
+    if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
+        return png
+    return None
+
+
 def counted_plot(metrics, outdir):
     """ops.png: one panel per counting window, device operations per packet
     by kind for each variant, medians with min-max bars; lower is better"""
@@ -223,25 +246,9 @@ def counted_plot(metrics, outdir):
             dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i, ":xtic(1)" if i == 0 else "", var)
             for i, var in enumerate(vars_))
         panels.append('set title "%s"\nplot %s' % (w, plot))
-    cols = 2
-    rows_ = (len(panels) + 1) // cols
-    png = os.path.join(outdir, "ops.png")
-    script = """
-set terminal pngcairo size 1200,%d font ",9" noenhanced
-set output "%s"
-set multiplot layout %d,%d title "device operations per received frame (counted; lower is better; median, min-max bars)"
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.7 border -1
-set yrange [0:*]
-set grid ytics
-set key top left
-%s
-unset multiplot
-""" % (300 * rows_, png, rows_, cols, "\n".join(panels))
-    if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
-        return png
-    return None
+    return multiplot(os.path.join(outdir, "ops.png"), 1200, 300, 9,
+                     "device operations per received frame (counted; lower is better; "
+                     "median, min-max bars)", "set key top left", panels)
 
 
 def better_ratio(m, var):
@@ -281,26 +288,11 @@ def ratios_plot(metrics, outdir):
                 f.write('"%s" %.4f %.4f %.4f\n' % (label, r, lo, hi))
         panels.append('set title "%s"\nplot "%s" using 2:3:4:xtic(1) lc rgb "#3a6ea5", '
                       '1 with lines lc rgb "red" dt 2' % (case, dat))
-    cols = 2
-    rows_ = (len(panels) + 1) // cols
-    png = os.path.join(outdir, "ratios.png")
-    script = """
-set terminal pngcairo size 1400,%d font ",8" noenhanced
-set output "%s"
-set multiplot layout %d,%d title "times better than the baseline (e1000e; stock kernel for core): above 1 is better for every metric (time and CPU figures inverted); median, bars from the rounds' extremes"
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.7 border -1
-set xtics rotate by -45 scale 0 nomirror
-set yrange [0:*]
-set grid ytics
-set key off
-%s
-unset multiplot
-""" % (420 * rows_, png, rows_, cols, "\n".join(panels))
-    if subprocess.run(["gnuplot"], input=script, text=True).returncode == 0:
-        return png
-    return None
+    return multiplot(os.path.join(outdir, "ratios.png"), 1400, 420, 8,
+                     "times better than the baseline (e1000e; stock kernel for core): above 1 "
+                     "is better for every metric (time and CPU figures inverted); median, bars "
+                     "from the rounds' extremes",
+                     "set xtics rotate by -45 scale 0 nomirror\nset key off", panels)
 
 
 def plots(metrics, rows, outdir):
