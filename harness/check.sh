@@ -300,10 +300,28 @@ lane_b() {
 	debug_boot debug-tap
 }
 
+# The splat detector must know every report lockdep can print: each
+# "WARNING: "/"BUG: "/"INFO: " header in the tree's lockdep.c, filled in.
+check_splat_headers() {
+	python3 - "$TOP/harness" "$TREE/kernel/locking/lockdep.c" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from vm import SPLAT
+src = open(sys.argv[2]).read()
+heads = sorted(set(re.findall(r'"((?:WARNING|BUG|INFO): [^"]*)"', src)))
+heads = [h for h in heads if "lockdep is turned off" not in h]
+missed = [h for h in heads if not SPLAT.search(
+    "[  1.0] " + re.sub(r"%[a-z]+", "HARDIRQ", h).rstrip("\\n"))]
+print("lockdep headers: %d, missed: %s" % (len(heads), missed or "none"))
+sys.exit(1 if missed or len(heads) < 10 else 0)
+PY
+}
+
 # The splat detector must fail a run whose job succeeded but whose kernel
 # WARNed (LKDTM, a test-only trigger that is not part of the series).
 do_splat() {
 	local out=$RES/splat
+	check_splat_headers || return 1
 	if "$TOP/harness/vm.py" --kernel perf --one-thread --nics 0 --quiet --timeout 300 \
 		--results "$out" \
 		-- 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT; echo warned'; then

@@ -48,11 +48,13 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
 
+# "WARNING: " is WARN() and every lockdep report ("inconsistent lock
+# state", "HARDIRQ-safe -> HARDIRQ-unsafe lock order detected", ...).
 SPLAT = re.compile(
-    r"(------------\[ cut here \]|WARNING: CPU: |WARNING: at |BUG: |kernel BUG at"
+    r"(------------\[ cut here \]|WARNING: |BUG: |kernel BUG at"
     r"|KASAN: |UBSAN: |Oops: |general protection fault|Kernel panic"
-    r"|possible circular locking|possible recursive locking|inconsistent lock state"
-    r"|suspicious RCU usage|lockdep: |INFO: task .* blocked|soft lockup|hard LOCKUP"
+    r"|INFO: trying to register non-static key"
+    r"|lockdep: |INFO: task .* blocked|soft lockup|hard LOCKUP"
     r"|rcu: INFO: .*detected stall|unreferenced object 0x|suspected memory leak"
     r"|DMA-API: .*(device driver|exceeded|leak)|NETDEV WATCHDOG|refcount_t: "
     r"|list_(add|del) corruption"

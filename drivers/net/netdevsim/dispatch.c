@@ -36,6 +36,7 @@ static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
 	struct nsim_txq *tq = &ns->txq[qid];
 	unsigned int pkts = 0, bytes = 0;
 	struct sk_buff *skb;
+	unsigned long flags;
 
 	tq->doorbells++;
 	while ((skb = __skb_dequeue(&tq->ring))) {
@@ -43,10 +44,11 @@ static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
 		bytes += skb->len;
 		nsim_tx_deliver(ns, skb);
 	}
-	spin_lock(&tq->done_lock);
+	/* netpoll rings with interrupts off, from a hard IRQ's printk too */
+	spin_lock_irqsave(&tq->done_lock, flags);
 	tq->done_pkts += pkts;
 	tq->done_bytes += bytes;
-	spin_unlock(&tq->done_lock);
+	spin_unlock_irqrestore(&tq->done_lock, flags);
 	napi_schedule(&ns->rq[qid].napi);
 }
 
@@ -55,13 +57,14 @@ void nsim_tx_complete(struct netdevsim *ns, unsigned int qid)
 {
 	struct nsim_txq *tq = &ns->txq[qid];
 	unsigned int pkts, bytes;
+	unsigned long flags;
 
-	spin_lock(&tq->done_lock);
+	spin_lock_irqsave(&tq->done_lock, flags);
 	pkts = tq->done_pkts;
 	bytes = tq->done_bytes;
 	tq->done_pkts = 0;
 	tq->done_bytes = 0;
-	spin_unlock(&tq->done_lock);
+	spin_unlock_irqrestore(&tq->done_lock, flags);
 	netdev_tx_completed_queue(netdev_get_tx_queue(ns->netdev, qid), pkts,
 				  bytes);
 }
