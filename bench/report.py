@@ -128,12 +128,22 @@ def load(path):
     return metrics
 
 
+def baseline(m, var=None):
+    """What VAR is compared with: e1000e with the same offloads switched off
+    where the run has it (i82574-notso against e1000e-notso), else e1000e
+    (the stock kernel for the core case)"""
+    if var and var != "e1000e-notso" and var.endswith("-notso") \
+            and "e1000e-notso" in m["variants"]:
+        return "e1000e-notso"
+    return next((b for b in BASELINES if b in m["variants"]), None)
+
+
 def ratio(metrics, metric, variant, ref):
     m = metrics.get(metric)
     if not m:
         return None
     if ref is None:
-        ref = next((b for b in BASELINES if b in m["variants"]), None)
+        ref = baseline(m, variant)
     a, b = m["variants"].get(variant), m["variants"].get(ref)
     if not a or not b or not b["median"]:
         return None
@@ -146,11 +156,11 @@ def table(metrics):
     lines = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
     rows = []
     for name, m in metrics.items():
-        base = next((b for b in BASELINES if b in m["variants"]), None)
-        bv = m["variants"].get(base)
         unit = m["unit"] + (" (lower is better)" if m["better"] == "lower" else "")
         for var, v in m["variants"].items():
-            if var == base:
+            base = baseline(m, var)
+            bv = m["variants"].get(base)
+            if var == base or var in BASELINES:
                 continue
             r = ratio(metrics, name, var, base)
             ri = ratio(metrics, name, var, "i82574") if var.startswith("i82574-") else None
@@ -255,8 +265,7 @@ def better_ratio(m, var):
     """How many times better VAR is than the baseline on metric m (above 1:
     better, whichever way the metric goes), and the same from the rounds'
     extremes (worst, best): the spread"""
-    base = next((b for b in BASELINES if b in m["variants"]), None)
-    a, b = m["variants"].get(var), m["variants"].get(base)
+    a, b = m["variants"].get(var), m["variants"].get(baseline(m, var))
     if not a or not b or not all((a["median"], a["min"], b["median"], b["min"])):
         return None
     r = (a["median"] / b["median"], a["min"] / b["max"], a["max"] / b["min"])
