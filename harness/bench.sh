@@ -93,20 +93,29 @@ vm_run()
 	shift 3
 	"$TOP/harness/vm.py" --kernel "$kernel" --timeout "$timeout" --results "$OUT/$name" \
 		--one-thread ${VM_ICOUNT:+--icount} ${VM_SMP:+--smp "$VM_SMP"} --wire "${BOOT_WIRE:-$WIRE}" \
-		-- "$@" | grep --line-buffered -E '# bench:|vm:' || true
+		-- "$@" | grep --line-buffered -E '# bench:|vm:' | sed -u "s/^/${LANE:-}/" || true
 	python3 -c "import json,sys; sys.exit(1 if json.load(open(sys.argv[1]))['problems'] else 0)" \
 		"$OUT/$name/vm.json" ||
 		die "benchmark boot $name failed: $(cat "$OUT/$name/vm.json")"
 }
 
-if [ $tcp = 1 ]; then
-	BOOT_WIRE=$TCP_WIRE vm_run nics-tcp perf $((600 + ROUNDS * 300)) \
-		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" tcp
-fi
-if [ ${#nic_cases[@]} -gt 0 ]; then
-	vm_run nics perf $((600 + ROUNDS * 1200)) \
-		env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
-fi
+# The boots run in two lanes, one host core each (every boot is on one
+# host thread). Lane A times and traces the NIC cases. Lane B runs the
+# instruction-counted boots, whose guest time is the instructions the guest
+# ran: what the other core does cannot change what they report. Each boot's
+# network is in a namespace of its own, so two tap-wire boots can overlap.
+timed_lane()
+{
+	if [ $tcp = 1 ]; then
+		BOOT_WIRE=$TCP_WIRE vm_run nics-tcp perf $((600 + ROUNDS * 300)) \
+			env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" tcp
+	fi
+	if [ ${#nic_cases[@]} -gt 0 ]; then
+		vm_run nics perf $((600 + ROUNDS * 1200)) \
+			env "${knobs[@]}" bench/guest/run.sh "$ROUNDS" "${nic_cases[@]}"
+	fi
+}
+
 # Guest instructions per packet: the NIC cases again in an
 # instruction-counted boot (vm.py --icount) with one vCPU, whose busy time
 # is then the instructions it ran (1 ns each) whatever the host does; no
@@ -115,35 +124,55 @@ fi
 # idle between them) and stays out. Guest time runs several times slower
 # than the host's clock there, so its windows are 1 s (of guest time):
 # 100 ticks of CPU time each, enough for 1%.
-ic_cases=()
-for c in "${nic_cases[@]}"; do
-	[ "$c" = latency ] || ic_cases+=("$c")
-done
-if [ "${BENCH_INSTR:-1}" = 1 ] && [ ${#ic_cases[@]} -gt 0 ]; then
-	VM_ICOUNT=1 VM_SMP=1 vm_run nics-ic perf $((600 + ROUNDS * 1200)) \
-		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
-		bench/guest/run.sh "$ROUNDS" "${ic_cases[@]}"
-fi
-if [ "${BENCH_INSTR:-1}" = 1 ] && [ $tcp = 1 ]; then
-	VM_ICOUNT=1 VM_SMP=1 BOOT_WIRE=$TCP_WIRE vm_run nics-tcp-ic perf $((600 + ROUNDS * 300)) \
-		env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
-		bench/guest/run.sh "$ROUNDS" tcp
-fi
-# The core case instruction-counted (vm.py --icount: one host thread,
-# guest time = guest instructions), which measures the path length per
-# packet to better than 0.1%; its wall-clock rate moved +-30% between
-# windows of one boot and is no longer measured.
-if [ $core = 1 ]; then
+# The core case is instruction-counted too: the path length per packet to
+# better than 0.1% (its wall-clock rate moved +-30% between windows of one
+# boot and is no longer measured).
+counted_lane()
+{
+	local c r k ic_cases=()
+
+	for c in "${nic_cases[@]}"; do
+		[ "$c" = latency ] || ic_cases+=("$c")
+	done
+	if [ "${BENCH_INSTR:-1}" = 1 ] && [ ${#ic_cases[@]} -gt 0 ]; then
+		VM_ICOUNT=1 VM_SMP=1 vm_run nics-ic perf $((600 + ROUNDS * 1200)) \
+			env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
+			bench/guest/run.sh "$ROUNDS" "${ic_cases[@]}"
+	fi
+	if [ "${BENCH_INSTR:-1}" = 1 ] && [ $tcp = 1 ]; then
+		VM_ICOUNT=1 VM_SMP=1 BOOT_WIRE=$TCP_WIRE vm_run nics-tcp-ic perf $((600 + ROUNDS * 300)) \
+			env "${knobs[@]}" BENCH_COUNT=0 BENCH_ICOUNT=1 BENCH_T=1 BENCH_W=1 \
+			bench/guest/run.sh "$ROUNDS" tcp
+	fi
+	[ $core = 1 ] || return 0
 	for r in $(seq 1 "$ROUNDS"); do
 		for k in stock patched; do
-			log "core round $r/$ROUNDS: booting the $k kernel, instruction-counted"
+			log "${LANE:-}core round $r/$ROUNDS: booting the $k kernel, instruction-counted"
 			VM_ICOUNT=1 vm_run "coreic-$k-$r" \
 				"$([ $k = stock ] && echo stock || echo perf)" 300 \
 				env ROUNDS="$ROUNDS" BENCH_ICOUNT=1 BENCH_W=1 \
 				"${knobs[@]}" bench/guest/run.sh core "$k" "$r"
 		done
 	done
-fi
+}
+
+# kill_tree PID: a lane and everything it started (vm.py's QEMU dies with it)
+kill_tree()
+{
+	local c
+
+	for c in $(pgrep -P "$1"); do
+		kill_tree "$c"
+	done
+	kill "$1" 2>/dev/null || true
+}
+
+LANE="[ic] " counted_lane &
+counted_pid=$!
+trap 'kill_tree $counted_pid' EXIT
+timed_lane
+wait "$counted_pid" || die "the instruction-counted lane failed (see above)"
+trap - EXIT
 # the counting windows' trace, counted here: operations per packet
 for b in nics nics-tcp; do
 	[ -s "$OUT/$b/bench.jsonl" ] && [ -f "$OUT/$b/qemu-trace.log" ] || continue
