@@ -150,6 +150,53 @@ def ratio(metrics, metric, variant, ref):
     return a["median"] / b["median"]
 
 
+OPS_COLS = ("wr TDT", "wr RDT", "wr IMS/IMC", "rd", "irq")
+
+
+def ops_summary_md(metrics):
+    """The counted figures, a row per window and variant: medians, and the
+    min-max of the two sums the goals use, each against its baseline"""
+    wins = {}
+    for name, m in metrics.items():
+        if name.startswith("ops ") and ": " in name:
+            win, fig = name[4:].split(": ", 1)
+            wins.setdefault(win, {})[fig] = m
+    lines = ["| window | variant | TDT | RDT | IMS/IMC | reads | irq | irq work | all "
+             "| irq work / baseline | all / baseline |", "|" + "---|" * 11]
+    for win, figs in wins.items():
+        if "all" not in figs:
+            continue
+        for var, v in figs["all"]["variants"].items():
+            cells = [fmt(figs[c]["variants"][var]["median"]) if c in figs and
+                     var in figs[c]["variants"] else "-" for c in OPS_COLS]
+            for c in ("irq work", "all"):
+                x = figs[c]["variants"].get(var) if c in figs else None
+                cells.append("%s (%s-%s)" % (fmt(x["median"]), fmt(x["min"]), fmt(x["max"]))
+                             if x else "-")
+            for c in ("irq work", "all"):
+                base = baseline(figs[c], var) if c in figs else None
+                r = ratio(metrics, "ops %s: %s" % (win, c), var, base) \
+                    if base and var != base else None
+                cells.append(("%s (%s)" % (fmt_ratio(r), base)) if r is not None else "")
+            lines.append("| %s | %s | %s |" % (win, var, " | ".join(cells)))
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
+def instr_summary_md(metrics):
+    """Guest instructions per packet, a row per case and variant"""
+    lines = ["| case | variant | instructions (min-max) | baseline | ratio |", "|---|---|---|---|---|"]
+    for name, m in metrics.items():
+        if not name.startswith("instr:"):
+            continue
+        for var, v in m["variants"].items():
+            base = baseline(m, var)
+            r = ratio(metrics, name, var, base) if var != base else None
+            lines.append("| %s | %s | %s (%s-%s) | %s | %s |" % (
+                name[6:], var, fmt(v["median"]), fmt(v["min"]), fmt(v["max"]),
+                base if r is not None else "", fmt_ratio(r) if r is not None else ""))
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def table(metrics):
     hdr = ("| case | metric | unit | baseline | median (min-max) | variant | median (min-max) "
            "| ratio | vs i82574 | rounds |")
@@ -371,7 +418,15 @@ def main():
     gmd = goals_md(gl)
     os.makedirs(outdir, exist_ok=True)
     made = plots(metrics, rows, outdir)
-    text = md + "\n\nGoals (issues 6 and 16):\n\n" + gmd + "\n" + reads_md(metrics)
+    summary = ops_summary_md(metrics)
+    if summary:
+        summary = ("Counted, in short (medians of the rounds, min-max for the sums; per "
+                   "frame received as above):\n\n" + summary + "\n\n")
+    instr = instr_summary_md(metrics)
+    if instr:
+        summary += "Guest instructions per packet received:\n\n" + instr + "\n\n"
+    text = (md + "\n\n" + summary + "Goals (issues 6 and 16):\n\n" + gmd + "\n" +
+            reads_md(metrics))
     print(text)
     if made:
         print("Plots: " + ", ".join(made))
