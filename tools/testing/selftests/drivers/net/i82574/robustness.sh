@@ -118,7 +118,10 @@ streaming() { [[ $(ss -Htun state established "dport = :$1") == *$'\n'* ]]; }
 # UDP_ARG -R into here) against the peer; returns once all three stream.
 # bg_stop (or the EXIT trap) ends them and says whether they carried the
 # load. Their -t is only a ceiling: how long a case takes depends on the
-# machine (flap took 218 s on a one-vCPU debug guest, 60 s on perf).
+# machine (flap took 218 s on a one-vCPU debug guest, 60 s on perf). Each
+# client writes a line a second as it goes: iperf3 3.12 writes its JSON
+# only at the end, and a client that SIGTERM caught in the wrong place
+# aborts (exit 134) before it writes any.
 bg_start()
 {
 	local p
@@ -127,66 +130,86 @@ bg_start()
 		peer iperf3 -s -D -p $p -B "$IP4_B" --pidfile "$TMPD/srv$p.pid"
 		wait_for 100 listening $p
 	done
-	iperf3 -c "$IP4_B" -p 5201 -t 3600 -J > "$TMPD/bg5201.json" 2>&1 &
-	BG_PIDS+=($!)
-	iperf3 -c "$IP4_B" -p 5202 -t 3600 -J -R > "$TMPD/bg5202.json" 2>&1 &
-	BG_PIDS+=($!)
-	iperf3 -c "$IP4_B" -p 5203 -t 3600 -J -u -b 20M ${1:+"$1"} > "$TMPD/bg5203.json" 2>&1 &
-	BG_PIDS+=($!)
+	bg_client 5201
+	bg_client 5202 -R
+	bg_client 5203 -u -b 20M ${1:+"$1"}
 	for p in 5201 5202 5203; do
 		wait_for 300 streaming $p
 	done
 }
 
-# BG_PY DIR PORT...: "PORT BYTES ERROR" of each client's JSON result (one
-# python3 for all: its start-up takes 3 s on the debug kernel)
-BG_PY='
-import json, sys
-for p in sys.argv[2:]:
-    try:
-        j = json.load(open("%s/bg%s.json" % (sys.argv[1], p)))
-        iv = j["intervals"]
-        # iperf3 handles SIGTERM by a longjmp out of whatever it was doing:
-        # in the middle of an interval report, that interval has no "sum"
-        if iv and "sum" not in iv[-1]:
-            iv = iv[:-1]
-        print(p, sum(i["sum"]["bytes"] for i in iv),
-              j.get("error", "ended before the case"))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(p, 0, "no result:", e)
-'
+# bg_client PORT [ARGS]: one background iperf3 client, its output in
+# $TMPD/bgPORT.log
+bg_client()
+{
+	local p=$1
+
+	shift
+	iperf3 -c "$IP4_B" -p "$p" -t 3600 -i 1 --forceflush "$@" \
+		> "$TMPD/bg$p.log" 2>&1 &
+	BG_PIDS+=($!)
+}
+
+# running PID: PID is a live process (not gone, not a zombie)
+running()
+{
+	local st
+
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
+}
+
+# bg_bytes LOG: the bytes of LOG's interval lines (not the totals); "-1"
+# when the client reported an error
+bg_bytes()
+{
+	awk '/^iperf3: error/ { err = 1 }
+	     /^\[ *[0-9]+\] +[0-9.]+-[0-9.]+ +sec +[0-9.]+ [KMGT]?Bytes/ &&
+	     !/sender|receiver/ {
+		l = $0
+		sub(/^\[ *[0-9]+\] +[0-9.]+-[0-9.]+ +sec +/, "", l)
+		split(l, f, " ")
+		u = substr(f[2], 1, 1)
+		m = u == "K" ? 1024 : u == "M" ? 1048576 : u == "G" ? 1073741824 : 1
+		sum += f[1] * m
+	     }
+	     END { printf "%.0f\n", err ? -1 : sum }' "$1"
+}
 
 # bg_stop: stop the iperf3 clients and servers of bg_start. Fails unless
 # each client was still running (it did not give up on an error, nor run
 # out of time before the case ended) and moved data.
 bg_stop()
 {
-	local p res rc=0 n=0 i
-	local -A st
+	local i p bytes state rc=0
+	local -a alive=()
 
 	[ ${#BG_PIDS[@]} -gt 0 ] || return 0
+	for i in 0 1 2; do
+		running "${BG_PIDS[$i]}" && alive[i]=1
+	done
 	kill "${BG_PIDS[@]}" 2>/dev/null
-	# each client's exit status, by port (bg_start's order): 143 when
-	# SIGTERM ended it before its handler ran, 128 + N for a signal N
 	for i in 0 1 2; do
 		wait "${BG_PIDS[$i]}" 2>/dev/null
-		st[$((5201 + i))]=$?
 	done
 	BG_PIDS=()
 	for p in "$TMPD"/srv*.pid; do
 		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
 		rm -f "$p"
 	done
-	# a client stopped by SIGTERM reports what it moved, then this error
-	while read -r p res; do
-		n=$((n + 1))
-		if [ "${res#* }" != "interrupt - the client has terminated" ] ||
-		   [ "${res%% *}" -eq 0 ]; then
-			msg "background iperf3 on port $p (exit ${st[$p]}): $res"
+	for i in 0 1 2; do
+		p=$((5201 + i))
+		bytes=$(bg_bytes "$TMPD/bg$p.log")
+		if [ -z "${alive[i]:-}" ] || [ "$bytes" -le 0 ]; then
+			state="had ended before the case did"
+			[ -n "${alive[i]:-}" ] && state="was running"
+			msg "background iperf3 on port $p: $state," \
+			    "moved $bytes bytes (-1: an error); its last words:" \
+			    "$(grep -v '^\[' "$TMPD/bg$p.log" | tail -n 2 | paste -sd ';')"
 			rc=1
 		fi
-	done <<< "$(python3 -c "$BG_PY" "$TMPD" 5201 5202 5203)"
-	[ $n -eq 3 ] || { msg "background iperf3: $n results of 3"; rc=1; }
+	done
 	nap 0.5
 	return $rc
 }
