@@ -309,7 +309,7 @@ src = open(sys.argv[2]).read()
 heads = sorted(set(re.findall(r'"((?:WARNING|BUG|INFO): [^"]*)"', src)))
 heads = [h for h in heads if "lockdep is turned off" not in h]
 missed = [h for h in heads if not SPLAT.search(
-    "[  1.0] " + re.sub(r"%[a-z]+", "HARDIRQ", h).rstrip("\\n"))]
+    "[  1.0] " + re.sub(r"%[a-z]+", "HARDIRQ", h).replace("\\n", ""))]
 print("lockdep headers: %d, missed: %s" % (len(heads), missed or "none"))
 sys.exit(1 if missed or len(heads) < 10 else 0)
 PY
