@@ -31,6 +31,7 @@ WRITES = [
     ("TDT", {0x3818, 0x3918}),
     ("RDT", {0x2818, 0x2918}),
     ("IMS/IMC", {0xD0, 0xD8}),
+    ("ICR", {0xC0}),
     ("ITR/EITR", {0xC4} | {0xE8 + 4 * v for v in range(5)}),
 ]
 BAR_SIZE = 0x20000
@@ -38,12 +39,13 @@ LINE = re.compile(rb"(?:^|:)(e1000e_[a-z_]+) (.*)$")
 MMIO = re.compile(rb"(?:^|:)memory_region_ops_(write|read) cpu \d+ mr \S+ "
                   rb"addr 0x([0-9a-f]+) value 0x([0-9a-f]+) size \d+ name 'e1000e-mmio'")
 # the figures, in table order; "irq work" is the issue's interrupt work
-# (interrupts + IMS/IMC + RDT writes), "all" every operation
-# (writes of ICR count as "other"; reads of ICR are "rd", and also kept
-# apart in the raw counts as "rd ICR")
-ROWS = ["wr TDT", "wr RDT", "wr IMS/IMC", "wr ITR/EITR", "wr other", "rd", "irq",
-        "irq work", "all"]
-MMIO_ROWS = ROWS[:6]
+# (interrupts + IMS/IMC + RDT writes), "all" every operation; "rd" is
+# every MMIO read, "rd ICR" those of ICR among them (the 82574 has no EICR)
+ROWS = ["wr TDT", "wr RDT", "wr IMS/IMC", "wr ICR", "wr ITR/EITR", "wr other", "rd",
+        "rd ICR", "irq", "irq work", "all"]
+MMIO_ROWS = ROWS[:8]
+# what "all" adds up: every write class, the reads, the interrupts
+ALL_ROWS = ROWS[:7] + ["irq"]
 # the router's NICs in the forwarding case (bench/guest/run.sh fwd_up)
 ROUTER = ("rin", "rout")
 
@@ -57,7 +59,7 @@ def wclass(off):
 
 def sums(c):
     c["irq work"] = c["irq"] + c["wr IMS/IMC"] + c["wr RDT"]
-    c["all"] = sum(c[k] for k in ROWS[:7])
+    c["all"] = sum(c[k] for k in ALL_ROWS)
 
 
 def mmio(c, nic, kind, off, val, itr):
@@ -73,6 +75,7 @@ def mmio(c, nic, kind, off, val, itr):
     else:
         k = "rd"
         c["rd ICR"] += off == 0xC0
+        nic["rd ICR"] += off == 0xC0
     c[k] += 1
     nic[k] += 1
 
@@ -80,7 +83,7 @@ def mmio(c, nic, kind, off, val, itr):
 def count(f, lo, hi, bars):
     """The window's counts: totals over the NICs of bars (role: BAR 0),
     the same per NIC, MSI-X messages per vector, ITR/EITR values written"""
-    c = dict.fromkeys(ROWS[:7] + ["rd ICR", "wr IMC", "irq postponed", "rx frames",
+    c = dict.fromkeys(ROWS[:9] + ["wr IMC", "irq postponed", "rx frames",
                                   "mmio elsewhere"], 0)
     per = {role: dict.fromkeys(MMIO_ROWS, 0) for role in bars}
     vec = {}
@@ -128,7 +131,7 @@ def emit(r, metric, value, bg, extra):
            "round": r["round"], "unit": "per pkt", "better": "lower",
            "value": round(value, 5), "counts": r["counts"], "by_nic": r["by_nic"],
            "nics": r.get("nics"), "vectors": r["vectors"], "itr_writes": r["itr_writes"],
-           "packets": r["packets"], "secs": r["secs"],
+           "packets": r["packets"], "secs": r["secs"], "traced_rate": r.get("rate"),
            "idle": bg["counts"] if bg else None, "idle_secs": bg["secs"] if bg else None}
     out.update(extra)
     print(json.dumps(out))

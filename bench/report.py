@@ -90,6 +90,42 @@ def reads_md(metrics):
                            worst[2]))
 
 
+def load_traced(path):
+    """(window, variant): the rates each case measured inside its counting
+    windows, one per round, with the metric the timed windows name them by"""
+    traced = {}
+    for line in open(path):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        rate = r.get("traced_rate")
+        if not rate or not r["metric"].endswith(": all"):
+            continue
+        win = r["metric"][4:].split(": ", 1)[0]
+        traced.setdefault((win, r["variant"]), []).append((rate["metric"],
+                                                           float(rate["value"])))
+    return traced
+
+
+def tracing_md(metrics, traced):
+    """What the trace costs: each counted window's rate against the same
+    case's untraced (timed) windows, medians over the rounds"""
+    lines = ["| window | variant | rate traced | rate untraced | traced / untraced "
+             "| irq per frame (traced) |", "|---|---|---|---|---|---|"]
+    wins = list(dict.fromkeys(w for w, _ in traced))
+    for (win, var), got in sorted(traced.items(), key=lambda kv: wins.index(kv[0][0])):
+        name = got[0][0]
+        unit = metrics.get(name, {}).get("unit", "pps")
+        t = statistics.median(v for _, v in got)
+        u = metrics.get(name, {}).get("variants", {}).get(var)
+        irq = metrics.get("ops %s: irq" % win, {}).get("variants", {}).get(var)
+        lines.append("| %s | %s | %s %s | %s | %s | %s |" % (
+            win, var, fmt(t), unit, ("%s %s" % (fmt(u["median"]), unit)) if u else "-",
+            fmt_ratio(t / u["median"]) if u and u["median"] else "-",
+            fmt(irq["median"]) if irq else "-"))
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -425,6 +461,11 @@ def main():
     instr = instr_summary_md(metrics)
     if instr:
         summary += "Guest instructions per packet received:\n\n" + instr + "\n\n"
+    trc = tracing_md(metrics, load_traced(src))
+    if trc:
+        summary += ("The trace's cost: each case's rate inside its counting window "
+                    "against its untraced windows (medians of the rounds; TCP in Mbit/s "
+                    "over 1 s against 3 s):\n\n" + trc + "\n\n")
     text = (md + "\n\n" + summary + "Goals (issues 6 and 16):\n\n" + gmd + "\n" +
             reads_md(metrics))
     print(text)

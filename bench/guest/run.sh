@@ -100,7 +100,7 @@ emit()
 		local name=${1%-sent}
 
 		name=${name%-rcvd}
-		emit_count "${name%-p50}" "$RX_PKTS"
+		emit_count "${name%-p50}" "$RX_PKTS" "$1" "${4:-}"
 		return 0
 	fi
 	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"unit":"%s","better":"%s","value":%s%s}\n' \
@@ -153,10 +153,12 @@ nics_snap()
 	done
 }
 
-# emit_count NAME PACKETS: one counting window's line
+# emit_count NAME PACKETS [METRIC VALUE]: one counting window's line; with
+# the rate the case measured inside the window (METRIC as the timed
+# windows name it), to show how much the trace slowed it
 emit_count()
 {
-	local nics
+	local nics rate=
 
 	# the figures over the window, NICS0 to NICS1 (a file: the guest has
 	# no /dev/fd for a process substitution)
@@ -165,9 +167,10 @@ emit_count()
 		    { printf "%s\"%s\":{\"bar\":\"%s\",\"rx\":%d,\"tx\":%d,\"irq\":%d}",
 			     n++ ? "," : "", $1, $2, $3 - rx[$1], $4 - tx[$1], $5 - irq[$1] }' \
 		   /tmp/bench-nics0 - <<< "$NICS1")
-	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s,"nics":{%s}}\n' \
+	[ -n "${4:-}" ] && rate=$(printf ',"rate":{"metric":"%s","value":%s}' "$3" "$4")
+	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s,"nics":{%s}%s}\n' \
 		"$CASE" "$1" "$VARIANT" "$ROUND" "$REG_TRACE_FROM" "$REG_TRACE_TO" "$2" \
-		"$COUNT_SECS" "$nics" >> "$OUT"
+		"$COUNT_SECS" "$nics" "$rate" >> "$OUT"
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: counted $1, $2 packets," \
 		"$((REG_TRACE_TO - REG_TRACE_FROM)) bytes of trace"
 }
@@ -648,7 +651,7 @@ case_pktgen()
 	PG_DELAY=100000 pg_setup "" "$IF_A" 1 start_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
 	pg_window "" "$PEER_NS" "$IF_B" "$IF_A@0" || return 1
 	pg_clear ""
-	emit pktgen-b1-10k-rcvd
+	emit pktgen-b1-10k-sent pps higher "$PG_PPS"
 }
 
 # pktgen queue_xmit (through the qdisc), 60-byte frames, 1 and 2 threads
