@@ -357,6 +357,22 @@ def better_ratio(m, var):
     return (r[0], min(r[1:]), max(r[1:]))
 
 
+PANEL_BARS = 14
+
+
+def split_panels(cases):
+    """A case with more bars than a panel reads well splits into one panel
+    per kind of figure (rates, cpu:, hcpu:, instr:)"""
+    out = {}
+    for case, bars in cases.items():
+        for bar in bars:
+            name = bar[0].split()[0]
+            kind = name.split(":")[0] if ":" in name else "rates"
+            key = case if len(bars) <= PANEL_BARS else "%s: %s" % (case, kind)
+            out.setdefault(key, []).append(bar)
+    return out
+
+
 def ratios_plot(metrics, outdir):
     """ratios.png: the timed figures, one panel per case, each variant's
     advantage over the baseline (above 1 is better for every metric:
@@ -373,8 +389,8 @@ def ratios_plot(metrics, outdir):
     if not cases:
         return None
     panels = []
-    for case, bars in cases.items():
-        dat = os.path.join(outdir, "ratios-%s.dat" % case)
+    for case, bars in split_panels(cases).items():
+        dat = os.path.join(outdir, "ratios-%s.dat" % case.replace(": ", "-"))
         with open(dat, "w") as f:
             for label, r, lo, hi in bars:
                 f.write('"%s" %.4f %.4f %.4f\n' % (label, r, lo, hi))
