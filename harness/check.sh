@@ -351,7 +351,9 @@ host_ok=1
 : > "$RES/.debug-kernel"
 for s in "${steps[@]}"; do
 	case $s in
-	deps) step deps "$TOP/harness/deps.sh" || { host_ok=0; break; } ;;
+	deps)
+		step deps "$TOP/harness/deps.sh" || { host_ok=0; break; }
+		echo "QEMU: $(qemu-system-x86_64 --version | head -n 1)" ;;
 	tree) step tree "$TOP/harness/tree.sh" || { host_ok=0; break; } ;;
 	patches) step patches "$TOP/harness/patches.sh" --verify ;;
 	checkpatch) step checkpatch do_checkpatch ;;
@@ -379,6 +381,7 @@ if [ $host_ok = 1 ] && want vm-debug && [ "$debug_ok" = 1 ]; then
 fi
 
 echo
+echo "QEMU: $(qemu-system-x86_64 --version | head -n 1)"
 echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s$([ $fresh = 1 ] && echo ' (empty ccache)')"
 cp "$NOTES" "$RES/summary.txt"
 passed=$(grep -c '^pass' "$NOTES")
