@@ -129,6 +129,7 @@ segment()
 {
 	mapfile -t REC < <(reg_trace_lines "$1" "$2" |
 			   grep -E "$TRACE_KEEP" | reg_trace_parse)
+	reg_trace_sound "${REC[@]}"
 }
 
 # link_known: STATUS.LU as ethtool reports it (the model's autonegotiation

@@ -141,6 +141,7 @@ trace_records()
 {
 	mapfile -t TRACE < <(reg_trace_lines "$@" |
 		grep -E 'register 0x(0|100|5800|5808|5810),' | reg_trace_parse)
+	reg_trace_sound "${TRACE[@]}"
 	note "${#TRACE[@]} records of CTRL, RCTL, WUC, WUFC, WUS"
 }
 

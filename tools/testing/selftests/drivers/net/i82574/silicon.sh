@@ -101,7 +101,10 @@ window()
 # offsets FROM and TO, into ARRAY
 segment()
 {
-	mapfile -t "$1" < <(reg_trace_lines "$2" "$3" | reg_trace_parse)
+	local -n recs=$1
+
+	mapfile -t recs < <(reg_trace_lines "$2" "$3" | reg_trace_parse)
+	reg_trace_sound "${recs[@]}"
 }
 
 # phy_powered_up: between the bind and the interface up, BMCR is written,
