@@ -107,6 +107,7 @@ enum {
 #define I82574_IMS			0x000D0
 #define I82574_IMC			0x000D8
 #define I82574_EIAC			0x000DC
+#define I82574_IAM			0x000E0
 #define I82574_IVAR			0x000E4
 #define I82574_EITR(v)			(0x000E8 + (v) * 4)
 #define I82574_INT_TXDW			BIT(0)
@@ -116,6 +117,8 @@ enum {
 #define I82574_INT_RXQ(q)		BIT(20 + (q))
 #define I82574_INT_TXQ(q)		BIT(22 + (q))
 #define I82574_INT_OTHER		BIT(24)
+#define I82574_INT_QUEUES		(I82574_INT_RXQ(0) | I82574_INT_RXQ(1) | \
+					 I82574_INT_TXQ(0) | I82574_INT_TXQ(1))
 #define I82574_ITR_INTERVAL		GENMASK(15, 0)
 
 /* IVAR: one 4-bit field per cause, vector in [2:0], bit 3 valid */

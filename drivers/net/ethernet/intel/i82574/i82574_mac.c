@@ -485,6 +485,7 @@ static void i82574_init_irq(struct i82574_dev *priv)
 	if (!priv->msix) {
 		wr32(priv, I82574_IVAR, 0);
 		wr32(priv, I82574_EIAC, 0);
+		wr32(priv, I82574_IAM, 0);
 		i82574_set_vector_itr(priv->nv[0]);
 		return;
 	}
@@ -495,8 +496,12 @@ static void i82574_init_irq(struct i82574_dev *priv)
 	}
 	wr32(priv, I82574_IVAR, ivar);
 	wr32(priv, I82574_EITR(I82574_VEC_OTHER), 0);
-	/* queue causes auto-clear (and auto-mask) when their message is sent */
+	/* A queue cause clears itself in ICR (EIAC) and, CTRL_EXT.EIAME being
+	 * set, its IMS bit (IAM) when its message is sent; i82574_poll()
+	 * unmasks it again.
+	 */
 	wr32(priv, I82574_EIAC, i82574_queue_causes(priv));
+	wr32(priv, I82574_IAM, i82574_queue_causes(priv));
 }
 
 /**

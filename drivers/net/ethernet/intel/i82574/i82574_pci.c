@@ -41,9 +41,12 @@ static irqreturn_t i82574_msix_other(int irq, void *data)
 
 	if (unlikely(test_bit(I82574_STATE_TESTING, &priv->state)))
 		atomic_or(icr, &priv->test_icr);
-	/* ICR is not cleared by reading it in MSI-X mode */
-	wr32(priv, I82574_ICR, icr & (I82574_INT_OTHER | I82574_INT_LSC |
-				      I82574_INT_RXO));
+	/* The read cleared every cause, also a queue cause that waits in ICR
+	 * for its masked vector (NAPI running) or its EITR interval: raise it
+	 * again, or its frames wait for the next interrupt of that queue.
+	 */
+	if (icr & I82574_INT_QUEUES)
+		wr32(priv, I82574_ICS, icr & I82574_INT_QUEUES);
 	if (icr & I82574_INT_LSC)
 		i82574_link_event(priv);
 	return IRQ_HANDLED;
