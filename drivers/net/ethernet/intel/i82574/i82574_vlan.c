@@ -54,13 +54,20 @@ u32 i82574_vlan_rctl(struct i82574_dev *priv)
 }
 
 /**
- * i82574_vlan_configure - program the VFTA and CTRL.VME after a reset
+ * i82574_vlan_configure - program VET, the VFTA and CTRL.VME after a reset
  * @priv: device, under RTNL (RCTL.VFE comes with the RX mode)
+ *
+ * VET is the TPID the MAC matches to strip and filter a tag and writes
+ * when it inserts one. The datasheet gives 0x8100 as its reset value, but
+ * e1000e writes it after every reset all the same, and a VET left at 0
+ * (QEMU 10.0's model) sends inserted tags with TPID 0, which no receiver
+ * with its stripping off takes for a VLAN.
  */
 void i82574_vlan_configure(struct i82574_dev *priv)
 {
 	unsigned int i;
 
+	wr32(priv, I82574_VET, ETH_P_8021Q);
 	for (i = 0; i < I82574_VFTA_NUM; i++)
 		wr32(priv, I82574_VFTA(i), priv->vfta[i]);
 	i82574_write_vme(priv, priv->netdev->features);
