@@ -33,9 +33,10 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive number, not '$ROUNDS'"
 # the wire the NICs are on (vm.py --wire): hub, or tap, where QEMU passes
 # TSO on as a vnet header and the host segments it. The tcp case boots on
-# TCP_WIRE (tap): on a hub, e1000e's TSO becomes IPv4 fragments.
+# TCP_WIRE: the hub too since QEMU 10.0, which passes TCP segments (7.2's
+# hub sent e1000e's TSO as IPv4 fragments).
 WIRE=${WIRE:-hub}
-TCP_WIRE=${TCP_WIRE:-tap}
+TCP_WIRE=${TCP_WIRE:-hub}
 [[ $WIRE =~ ^(hub|tap)$ ]] || die "WIRE must be hub or tap, not '$WIRE'"
 [[ $TCP_WIRE =~ ^(hub|tap)$ ]] || die "TCP_WIRE must be hub or tap, not '$TCP_WIRE'"
 # the duration knobs, passed on to the guest

@@ -38,6 +38,11 @@ DEBUG1_TESTS=(
 	"TEST_TIMEOUT=1800:$SEL/i82574_basic.sh"
 	# VLAN offloads, filter and ethtool -K toggles under traffic
 	"$SEL/vlan.sh"
+	# MSI-X causes (IAM, OTHER's ICR read) from the register trace
+	"$SEL/irq.sh"
+	# TSO/TSO6 on the hub (QEMU 10.0 passes TCP segments); TSO_TIME
+	# stretches the ethtool -K toggle's iperf3 over this kernel's ethtool
+	"DRIVER=i82574,TSO_TIME=3:$SEL/tso.sh"
 )
 DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
@@ -63,18 +68,6 @@ DEBUG_SMP_TESTS=(
 	# for a listener that nobody connects to.
 	"$SEL/upstream_py.sh"
 )
-# TSO on the tap wire (vm.py --wire tap), where the host segments what
-# QEMU hands it (on a hub QEMU 7.2 sends IPv4 fragments): a boot of two
-# NICs of its own on each kernel, after the perf boots and after the first
-# debug boot; TSO_TIME stretches the ethtool -K toggle's iperf3 (4 x 3 s)
-# over this kernel's slower ethtool
-PERF_TAP_TESTS=(
-	"DRIVER=e1000e:$SEL/tso.sh"
-	"DRIVER=i82574:$SEL/tso.sh"
-)
-DEBUG_TAP_TESTS=(
-	"DRIVER=i82574,TSO_TIME=3:$SEL/tso.sh"
-)
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
 	"$TOP/harness/guest/nomsi-test.sh"
@@ -86,6 +79,11 @@ PERF_TESTS=(
 	"$TOP/harness/guest/hostctl-test.sh"
 	# the driver's programming as silicon needs it, from QEMU's register trace
 	"$SEL/silicon.sh"
+	# MSI-X causes (IAM, OTHER's ICR read) from the register trace
+	"$SEL/irq.sh"
+	# TSO/TSO6, both drivers, on the hub (QEMU 10.0 passes TCP segments)
+	"DRIVER=e1000e:$SEL/tso.sh"
+	"DRIVER=i82574:$SEL/tso.sh"
 	# link settings and flow control, from the register trace and the link
 	"$SEL/link.sh"
 	# suspend/resume (pm_test), runtime PM and Wake-on-LAN, register trace
@@ -124,8 +122,8 @@ steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-p
 # over its budget is a warning, not a failure.
 declare -A BUDGET=([deps]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
-	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1250
-	[vm-debug-2]=1000 [vm-debug-smp]=1260 [vm-perf-tap]=150 [vm-debug-tap]=420)
+	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
+	[vm-debug-2]=1000 [vm-debug-smp]=1260)
 # (cold, the debug kernel builds beside the perf boot)
 declare -A FRESH_BUDGET=([deps]=180 [kernel-perf]=960 [kernel-debug]=1500 [distro]=480)
 # fresh: the ccache holds fewer results than one kernel build makes
@@ -234,10 +232,10 @@ vm_tests() {
 # The VM boots run in two lanes of one host core each, side by side, then
 # one boot alone:
 #   lane A, from the moment the perf kernel is built: the perf boot, the
-#     pci=nomsi boot, the perf tap-wire boot (TSO), then (once the debug
+#     pci=nomsi boot, then (once the debug
 #     kernel is) the second one-vCPU debug boot;
 #   lane B: the host steps after the perf kernel, then the first one-vCPU
-#     debug boot and the one-vCPU debug tap-wire boot (lane B ended about
+#     debug boot (lane B ended about
 #     5 min before lane A in the rehearsal of 2026-12-02);
 #   then the debug boot of two vCPUs, multi-threaded, alone.
 # The perf boots run their two vCPUs on one host thread in turn (vm.py
@@ -257,9 +255,6 @@ debug_boot() {
 	debug-1) vm_tests debug-1 debug DEBUG1 --smp 1 ;;
 	debug-2) vm_tests debug-2 debug DEBUG2 --smp 1 --append kunit.enable=0 ;;
 	debug-smp) vm_tests debug-smp debug DEBUG_SMP --append kunit.enable=0 ;;
-	debug-tap)
-		vm_tests debug-tap debug DEBUG_TAP --smp 1 --nics 2 --wire tap \
-			--append kunit.enable=0 ;;
 	esac
 }
 
@@ -269,7 +264,6 @@ lane_a() {
 	if want vm-nomsi; then
 		vm_tests perf-nomsi perf PERF_NOMSI --one-thread --append pci=nomsi
 	fi
-	if want vm-perf; then vm_tests perf-tap perf PERF_TAP --one-thread --nics 2 --wire tap; fi
 	want vm-debug || return 0
 	while [ ! -s "$RES/.debug-kernel" ]; do sleep 5; done
 	[ "$(cat "$RES/.debug-kernel")" = ok ] && debug_boot debug-2
@@ -295,7 +289,6 @@ lane_b() {
 		return
 	fi
 	debug_boot debug-1
-	debug_boot debug-tap
 }
 
 # The splat detector must know every report lockdep can print: each

@@ -3,10 +3,9 @@
 #
 # TCP segmentation offload (TSO, TSO6) of $DRIVER (i82574 by default,
 # DRIVER=e1000e for the baseline) on two NICs, NIC 0 here and NIC 1 in
-# $PEER_NS, both driven by $DRIVER. Needs the tap wire (harness/vm.py
-# --wire tap), where the host segments the packet QEMU hands it with a
-# virtio-net header; on a QEMU hub QEMU 7.2 sends IPv4 fragments instead
-# (and corrupts IPv6), which the reassembly counters below catch.
+# $PEER_NS, both driven by $DRIVER, on a QEMU 10.0 hub, which passes TCP
+# segments (QEMU 7.2's sent IPv4 fragments instead and corrupted IPv6,
+# which the reassembly counters below catch).
 #
 # Each iperf3 run (IPv4 and IPv6, both directions, MTU 1500 and 9000, over
 # a VLAN: tag inserted by the device, and for i82574 also in the frame)
