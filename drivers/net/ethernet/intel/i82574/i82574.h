@@ -113,6 +113,7 @@ struct i82574_dev {
 	char irq_name[I82574_NUM_MSIX][32];
 #ifdef CONFIG_DEBUG_FS
 	struct dentry *dbg_dir;
+	bool fail_slot_reset;		/* debugfs: slot_reset fails */
 #endif
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	struct fault_attr fail_tx_map;
@@ -250,6 +251,17 @@ static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
 static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
 static inline void i82574_debugfs_init(void) {}
 static inline void i82574_debugfs_exit(void) {}
+#endif
+#ifdef CONFIG_DEBUG_FS
+static inline bool i82574_debugfs_fail_slot_reset(struct i82574_dev *priv)
+{
+	return READ_ONCE(priv->fail_slot_reset);
+}
+#else
+static inline bool i82574_debugfs_fail_slot_reset(struct i82574_dev *priv)
+{
+	return false;
+}
 #endif
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 static inline bool i82574_fail_tx_map(struct device *dev)

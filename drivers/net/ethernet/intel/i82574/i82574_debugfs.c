@@ -5,6 +5,9 @@
  *  pm_sleep		write anything: one system suspend and resume of
  *			this device alone (i82574_pm_test_cycle()), with
  *			CONFIG_PM_SLEEP
+ *  fail_slot_reset	a bool: while Y, PCIe error recovery fails in this
+ *			driver's slot_reset, as if the function could not be
+ *			enabled again (the failure path of i82574_err.c)
  *
  * and fault injection for the robustness tests, with
  * CONFIG_FAULT_INJECTION_DEBUG_FS only:
@@ -95,6 +98,8 @@ void i82574_debugfs_add(struct i82574_dev *priv)
 	if (IS_ENABLED(CONFIG_PM_SLEEP))
 		debugfs_create_file("pm_sleep", 0200, priv->dbg_dir, priv,
 				    &i82574_pm_sleep_fops);
+	debugfs_create_bool("fail_slot_reset", 0600, priv->dbg_dir,
+			    &priv->fail_slot_reset);
 	i82574_debugfs_add_faults(priv);
 }
 

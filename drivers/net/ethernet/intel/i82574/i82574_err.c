@@ -38,6 +38,10 @@ static pci_ers_result_t i82574_slot_reset(struct pci_dev *pdev)
 {
 	int err;
 
+	if (i82574_debugfs_fail_slot_reset(pci_get_drvdata(pdev))) {
+		dev_err(&pdev->dev, "debugfs: failing the slot reset\n");
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
 	err = pci_enable_device_mem(pdev);
 	if (err) {
 		dev_err(&pdev->dev, "cannot re-enable after reset: %pe\n",

@@ -15,6 +15,11 @@
 #    the recovery took long enough for iperf3's control connection to
 #    break ("unable to send control message: Broken pipe"). Its outcome is
 #    printed; traffic after the recovery is required.
+#  - recovery that fails (i82574 only: its debugfs fail_slot_reset makes
+#    slot_reset report DISCONNECT after error_detected stopped the rings,
+#    and resume never comes): then ip link set down and the unbind must
+#    return (a second napi_disable() would spin for ever holding RTNL), no
+#    WARN (pci_disable_device() twice); a new bind carries traffic.
 # Without error handlers the AER driver reports "can't recover (no
 # error_detected callback)" and "device recovery failed".
 #
@@ -41,7 +46,7 @@ if [ ! -e "$PORT/aer_dev_fatal" ] || [ ! -x "$HOSTCTL" ] ||
 	ktap_skip_all "no AER port above NIC $NIC or no hostctl (not in the harness guest)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 3
+ktap_set_plan 4
 trap wire_cleanup EXIT
 
 # aer_count KIND: the AER driver's count of KIND (fatal, nonfatal) errors
@@ -106,6 +111,61 @@ inject()
 
 msg() { ktap_print_msg "$*"; }
 ended() { ! running "$1"; }
+failed() { [ "$(kmsg_count "recovery failed")" -gt "$1" ]; }
+
+FAIL_CASE="recovery failed in slot_reset: ip link set down and unbind return, bind again works"
+
+# returns CMD...: CMD ends within 30 s and succeeds. A close that spins in
+# napi_disable() holds RTNL in an uninterruptible sleep: no later case
+# could run, and the EXIT trap would block too, so the test ends here,
+# FAIL_CASE failed.
+returns()
+{
+	local pid
+
+	"$@" & pid=$!
+	if ! wait_for 300 ended "$pid"; then
+		msg "'$*' still blocked after 30 s: the device is wedged"
+		trap - EXIT
+		ktap_test_fail "$FAIL_CASE"
+		ktap_finished
+	fi
+	wait "$pid"
+}
+
+# unbind_nic: NIC $NIC's driver lets go of it
+unbind_nic() { echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind"; }
+
+# rebind: NIC $NIC bound again, up, addressed, pinging its peer
+rebind()
+{
+	nic_bind "$DRIVER" $NIC || { msg "bind again failed"; return 1; }
+	IF_A=$(nic_ifname $NIC)
+	ip addr add "$IP4_A/24" dev "$IF_A" && ip link set "$IF_A" up ||
+		return 1
+	wait_for 100 carrier_up "$IF_A" || { msg "no carrier after bind"; return 1; }
+	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
+		{ msg "ping failed after bind"; return 1; }
+}
+
+# fail_recovery: a non-fatal error whose recovery fails in slot_reset, then
+# close and unbind the interface error_detected left stopped
+fail_recovery()
+{
+	local knob f0
+
+	# wire_setup left NIC_DEV at the peer NIC
+	nic_dev $NIC
+	knob=/sys/kernel/debug/i82574/${NIC_DEV##*/}/fail_slot_reset
+	f0=$(kmsg_count "recovery failed")
+	echo Y > "$knob" || { msg "no $knob"; return 1; }
+	"$HOSTCTL" aer rp$NIC uncorrectable UNSUP || return 1
+	wait_for 300 failed "$f0" || { msg "no failed recovery reported"; return 1; }
+	echo N > "$knob"
+	returns ip link set "$IF_A" down || { msg "ip link set down failed"; return 1; }
+	returns unbind_nic || { msg "unbind failed"; return 1; }
+	rebind
+}
 
 # TX watchdog reports so far (the stack's count, any driver)
 tx_timeouts()
@@ -127,4 +187,9 @@ ktap_test_result "non-fatal error (UNSUP) under iperf3: recovered, traffic flows
 	inject nonfatal UNSUP
 ktap_test_result "fatal error (MALF_TLP, link reset) under iperf3: recovered, traffic flows" \
 	inject fatal MALF_TLP
+if [ "$DRIVER" = i82574 ]; then
+	ktap_test_result "$FAIL_CASE" fail_recovery
+else
+	ktap_test_skip "recovery failed in slot_reset: needs i82574's fail_slot_reset"
+fi
 ktap_finished
