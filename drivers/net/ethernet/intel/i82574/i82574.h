@@ -246,18 +246,16 @@ void i82574_debugfs_add(struct i82574_dev *priv);
 void i82574_debugfs_del(struct i82574_dev *priv);
 void i82574_debugfs_init(void);
 void i82574_debugfs_exit(void);
-#else
-static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
-static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
-static inline void i82574_debugfs_init(void) {}
-static inline void i82574_debugfs_exit(void) {}
-#endif
-#ifdef CONFIG_DEBUG_FS
+
 static inline bool i82574_debugfs_fail_slot_reset(struct i82574_dev *priv)
 {
 	return READ_ONCE(priv->fail_slot_reset);
 }
 #else
+static inline void i82574_debugfs_add(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_del(struct i82574_dev *priv) {}
+static inline void i82574_debugfs_init(void) {}
+static inline void i82574_debugfs_exit(void) {}
 static inline bool i82574_debugfs_fail_slot_reset(struct i82574_dev *priv)
 {
 	return false;

@@ -4,7 +4,9 @@
  * them). The PCI core calls these in turn: error_detected when an
  * uncorrectable error was reported, slot_reset once the link below the
  * port was reset (fatal errors) or right away (non-fatal ones), then resume
- * when every device below the port has recovered.
+ * when every device below the port has recovered. If recovery fails, resume
+ * never comes: the interface stays detached with its rings stopped until it
+ * is closed or the driver unbound (i82574_down() and remove allow for it).
  */
 
 #include <linux/pci.h>
@@ -27,7 +29,9 @@ static pci_ers_result_t i82574_error_detected(struct pci_dev *pdev,
 	i82574_pm_stop(priv);
 	if (state == pci_channel_io_perm_failure)
 		return PCI_ERS_RESULT_DISCONNECT;
-	pci_disable_device(pdev);
+	/* still disabled if the last recovery failed in slot_reset */
+	if (pci_is_enabled(pdev))
+		pci_disable_device(pdev);
 	return PCI_ERS_RESULT_NEED_RESET;
 }
 

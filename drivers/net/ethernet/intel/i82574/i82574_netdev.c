@@ -255,6 +255,12 @@ void i82574_down(struct i82574_dev *priv)
 	struct net_device *netdev = priv->netdev;
 	unsigned int v;
 
+	/* Already down: a PCIe error's error_detected stopped the rings and
+	 * no resume followed (recovery failed). NAPI is disabled then, and a
+	 * second napi_disable() would wait for ever, holding RTNL.
+	 */
+	if (!priv->up)
+		return;
 	/* NAPI first: a completion polled after netif_tx_disable() would wake
 	 * the queue again, and the stack would post into rings about to be
 	 * cleaned or freed (their mappings and skbs then leak)
@@ -525,15 +531,22 @@ put_pm:
 	return err;
 }
 
+/* Detached here means a PCIe error that recovery did not clear: the rings
+ * are stopped already and the device may not answer, so only the memory
+ * goes (as e1000e_close() skips the hardware of a device not present).
+ */
 static int i82574_stop(struct net_device *netdev)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
+	bool present = netif_device_present(netdev);
 
 	i82574_down(priv);
 	i82574_close_vectors(priv);
 	netif_carrier_off(netdev);
-	i82574_phy_power_down(priv);
-	i82574_set_drv_load(priv, false);
+	if (present) {
+		i82574_phy_power_down(priv);
+		i82574_set_drv_load(priv, false);
+	}
 	i82574_pm_put(priv);
 	return 0;
 }

@@ -289,7 +289,9 @@ static void i82574_remove(struct pci_dev *pdev)
 	mutex_destroy(&priv->hw_sem_lock);
 	free_netdev(priv->netdev);
 	pci_release_mem_regions(pdev);
-	pci_disable_device(pdev);
+	/* a failed PCIe error recovery leaves it disabled */
+	if (pci_is_enabled(pdev))
+		pci_disable_device(pdev);
 }
 
 static struct pci_driver i82574_driver = {
