@@ -53,6 +53,8 @@ DEBUG2_TESTS=(
 	# 636 s here beside other builds (ethtool, ping and trace parsing per
 	# step); the directory's 600 s is not enough
 	"TEST_TIMEOUT=1200:$SEL/link.sh"
+	# ASPM off at both ends of NIC 0's link (PCI config trace)
+	"$SEL/aspm.sh"
 	# PCIe error recovery (AER through NIC 0's root port), last
 	"$SEL/aer.sh"
 )
@@ -109,6 +111,8 @@ PERF_TESTS=(
 	"PROGS=dispatch_limit.py,PROG_TIMEOUT=600,TEST_TIMEOUT=900:$SEL/upstream_py.sh"
 	# ethtool -e/-E/-t/-p and the MAC error counters, register trace
 	"$SEL/nvm_diag.sh"
+	# ASPM off at both ends of NIC 0's link (PCI config trace)
+	"$SEL/aspm.sh"
 	# last, as on the debug kernel (see DEBUG2_TESTS)
 	"$SEL/aer.sh"
 )

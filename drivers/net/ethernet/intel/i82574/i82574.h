@@ -272,6 +272,10 @@ static inline bool i82574_fail_tx_map(struct device *dev)
 static inline bool i82574_fail_tx_map(struct device *dev) { return false; }
 #endif
 
+/* i82574_aspm.c */
+void i82574_clear_aspm(struct pci_dev *pdev);
+void i82574_disable_aspm(struct pci_dev *pdev);
+
 /* i82574_pm.c */
 extern const struct dev_pm_ops i82574_pm_ops;
 void i82574_shutdown(struct pci_dev *pdev);

@@ -54,6 +54,8 @@ static pci_ers_result_t i82574_slot_reset(struct pci_dev *pdev)
 	}
 	pci_set_master(pdev);
 	pci_restore_state(pdev);
+	/* the reset may have brought ASPM back */
+	i82574_clear_aspm(pdev);
 	/* restoring consumed the saved state: keep it for the next error */
 	pci_save_state(pdev);
 	return PCI_ERS_RESULT_RECOVERED;

@@ -161,20 +161,6 @@ static void i82574_init_priv(struct i82574_dev *priv)
 	INIT_DELAYED_WORK(&priv->service_task, i82574_service_task);
 }
 
-/* ASPM L0s and L1 stay off on the 82574: e1000e_82574_info carries
- * FLAG2_DISABLE_ASPM_L0S and _L1, and e1000e's GCR2 erratum comment names
- * unreliable PCIe completions, "particularly with ASPM enabled", as a cause
- * of TX timeouts on this part. e1000e also clears the states in LNKCTL of
- * the device and its upstream bridge by hand when the PCI core cannot
- * (firmware kept ASPM control, or no CONFIG_PCIEASPM). Here the PCI core's
- * answer stands: it logs -EPERM itself, and -EINVAL means there is no link
- * to manage (as in QEMU, where the NIC sits on the root bus).
- */
-static void i82574_disable_aspm(struct pci_dev *pdev)
-{
-	pci_disable_link_state(pdev, PCIE_LINK_STATE_L0S | PCIE_LINK_STATE_L1);
-}
-
 /* MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
  * down, as the interface is (unless its link is needed, see
  * i82574_phy_power_down()). On failure DRV_LOAD may be left set.

@@ -168,6 +168,8 @@ static int i82574_pm_suspend(struct device *dev)
 
 static int i82574_pm_resume(struct device *dev)
 {
+	/* firmware may have turned ASPM on again at S3 resume */
+	i82574_clear_aspm(to_pci_dev(dev));
 	i82574_pm_restart(dev_get_drvdata(dev));
 	return 0;
 }
@@ -191,6 +193,7 @@ static int i82574_pm_runtime_resume(struct device *dev)
 	struct i82574_dev *priv = dev_get_drvdata(dev);
 	int err;
 
+	i82574_clear_aspm(priv->pdev);
 	err = i82574_pm_reinit(priv);
 	if (err)
 		dev_err(dev, "reset at runtime resume failed: %pe\n",
