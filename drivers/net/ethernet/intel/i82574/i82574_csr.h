@@ -341,6 +341,8 @@ union i82574_rx_desc {
 #define I82574_NVM_SUM			0xBABA
 #define I82574_NVM_INIT_CTRL2		0x0F
 #define I82574_NVM_INIT_CTRL2_MNGM	GENMASK(14, 13)	/* manageability mode */
+#define I82574_NVM_INIT_CTRL3		0x24
+#define I82574_NVM_INIT_CTRL3_APME	BIT(10)	/* APM wake-up enabled */
 
 /* PHY registers reached through MDIC, beyond those of <linux/mii.h> */
 #define I82574_PHY_ADDR			1

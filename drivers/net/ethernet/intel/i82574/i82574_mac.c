@@ -242,6 +242,8 @@ int i82574_hw_reset(struct i82574_dev *priv)
 	rmw32(priv, I82574_CTRL, I82574_CTRL_GIO_MASTER_DISABLE, 0);
 	if (err)
 		return err;
+	/* the reset loads WUC.APME from the NVM: no wake-up unless armed */
+	wr32(priv, I82574_WUC, 0);
 	wr32(priv, I82574_IMC, ~0u);
 	rd32(priv, I82574_ICR);
 	i82574_init_hw_bits(priv);

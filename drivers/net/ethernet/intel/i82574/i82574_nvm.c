@@ -231,8 +231,23 @@ static void i82574_read_mng_mode(struct i82574_dev *priv)
 	priv->mng_enabled = FIELD_GET(I82574_NVM_INIT_CTRL2_MNGM, word);
 }
 
+/* The default Wake-on-LAN: magic packet if the NVM enables APM wake-up,
+ * as e1000e does for this part (FLAG_APME_IN_CTRL3). The reset leaves the
+ * APM wake-up itself off (i82574_hw_reset() clears WUC); suspend and
+ * shutdown arm it through priv->wol like any ethtool setting.
+ */
+static void i82574_read_apm_wol(struct i82574_dev *priv)
+{
+	u16 word;
+
+	if (!i82574_nvm_read(priv, I82574_NVM_INIT_CTRL3, &word) &&
+	    (word & I82574_NVM_INIT_CTRL3_APME))
+		priv->wol = I82574_WUFC_MAG;
+}
+
 /**
  * i82574_read_nvm_config - read the NVM size, MAC address, manageability mode
+ *			     and default Wake-on-LAN
  * @priv: device, with its netdev allocated
  *
  * Falls back to a random MAC address if the NVM has no valid one.
@@ -242,6 +257,7 @@ void i82574_read_nvm_config(struct i82574_dev *priv)
 	i82574_nvm_size(priv);
 	i82574_read_mac(priv);
 	i82574_read_mng_mode(priv);
+	i82574_read_apm_wol(priv);
 }
 
 static u32 i82574_nvm_magic(struct i82574_dev *priv)

@@ -63,6 +63,21 @@ static void i82574_wake_rx_filters(struct i82574_dev *priv, u32 wufc)
 	wr32(priv, I82574_RCTL, rctl);
 }
 
+/* A wake-up needs a link: the PHY was powered down if the interface was
+ * (e1000e powers it up when arming too)
+ */
+static void i82574_wake_phy_up(struct i82574_dev *priv)
+{
+	int err;
+
+	rtnl_lock();
+	err = i82574_phy_start(priv);
+	rtnl_unlock();
+	if (err)
+		netdev_err(priv->netdev, "PHY power-up for wake-up failed: %pe\n",
+			   ERR_PTR(err));
+}
+
 /* Program the wake-up unit with the filters @wufc, or turn it off (0).
  * PME through the PCI PM capability where the function has one; APM
  * wake-up (the WAKE# pin) otherwise.
@@ -79,6 +94,7 @@ static void i82574_arm_wake(struct i82574_dev *priv, u32 wufc)
 	i82574_wake_rx_filters(priv, wufc);
 	rmw32(priv, I82574_CTRL, 0,
 	      I82574_CTRL_ADVD3WUC | I82574_CTRL_EN_PHY_PWR_MGMT);
+	i82574_wake_phy_up(priv);
 	if (!priv->pdev->pme_support)
 		wuc |= I82574_WUC_APME;
 	wr32(priv, I82574_WUFC, wufc);
@@ -238,7 +254,8 @@ void i82574_pm_init(struct i82574_dev *priv)
 	struct device *dev = &priv->pdev->dev;
 
 	device_set_wakeup_capable(dev, true);
-	device_set_wakeup_enable(dev, false);
+	/* on if the NVM enables APM wake-up, as e1000e has it */
+	device_set_wakeup_enable(dev, priv->wol);
 	dev_pm_set_driver_flags(dev, DPM_FLAG_NO_DIRECT_COMPLETE);
 	pm_runtime_set_autosuspend_delay(dev, I82574_AUTOSUSPEND_MS);
 	pm_runtime_use_autosuspend(dev);

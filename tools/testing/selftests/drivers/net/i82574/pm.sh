@@ -7,7 +7,10 @@
 #    with the matching filters and WUC with PME_EN at the suspend ("m"
 #    with RCTL.MPE), both written 0 and WUS cleared at the resume;
 #    unsupported modes are refused with EINVAL or EOPNOTSUPP, through
-#    netlink and the ioctl, and the setting stays;
+#    netlink and the ioctl, and the setting stays; with the interface down
+#    (its PHY powered down) the suspend that arms wol g powers the PHY up
+#    (a wake-up needs a link): the last BMCR write of the suspend has
+#    PDOWN clear;
 #  - runtime PM: with power/control "auto", the PCI device suspends once
 #    the interface is down, an ethtool query while it is suspended answers
 #    and lets it suspend again; ip link set up resumes it and traffic
@@ -40,6 +43,8 @@ RCTL=0x100
 CTRL_RST=$((1 << 26))
 PME_EN=0x2
 MPE=0x10
+BMCR=0x0
+PDOWN=0x800
 PM_SYSTEM=${PM_SYSTEM:-0}
 DL_OK=0
 PM_STATE=
@@ -50,7 +55,7 @@ SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 19
+ktap_set_plan 20
 
 # note TEXT: a KTAP diagnostic, TEXT as it is
 note()
@@ -163,6 +168,36 @@ wol_window()
 	done
 	MARK[end]=$(reg_trace_mark) || return 1
 	reg_trace_off
+}
+
+# wol_down_phy: wol g armed by a sleep cycle of NIC 0 with its interface
+# down; in the trace, from the start to the resume's first write of WUFC 0
+# after the suspend armed it, the last BMCR write has PDOWN clear
+wol_down_phy()
+{
+	local -a recs
+	local r k o v armed=0 bmcr='' rc
+
+	ip link set "$IFN" down && ethtool -s "$IFN" wol g || return 1
+	reg_trace_on e1000e_core_write 'e1000e_core_mdic_*' || return 1
+	sleep_cycle
+	rc=$?
+	reg_trace_off || return 1
+	ethtool -s "$IFN" wol d
+	[ $rc = 0 ] || { note "sleep cycle failed"; return 1; }
+	mapfile -t recs < <(reg_trace_lines | reg_trace_parse)
+	for r in "${recs[@]}"; do
+		read -r k o v <<< "$r"
+		if [ "$k" = phy_w ] && [ $((o)) -eq $((BMCR)) ]; then
+			bmcr=$v
+		elif [ "$k" = reg ] && [ $((o)) -eq $((WUFC)) ]; then
+			[ $((v)) -eq $((WUFC_OF[g])) ] && armed=1 && continue
+			[ $armed = 1 ] && break
+		fi
+	done
+	note "wol g, interface down: WUFC armed $armed, last BMCR write" \
+	     "before the resume ${bmcr:-none}"
+	[ $armed = 1 ] && [ -n "$bmcr" ] && (( (bmcr & PDOWN) == 0 ))
 }
 
 # ms T0 T1: milliseconds from EPOCHREALTIME T0 to T1
@@ -474,6 +509,13 @@ if wol_supported "$IFN" g; then
 		wol_refused
 else
 	ktap_test_skip "$DRIVER: unsupported WoL modes refused (no WoL support)"
+fi
+
+if [ $CAN_SLEEP = 1 ] && wol_supported "$IFN" g; then
+	ktap_test_result "$DRIVER: wol g with the interface down: the suspend powers the PHY up" \
+		wol_down_phy
+else
+	ktap_test_skip "$DRIVER: wol g with the interface down (no WoL or suspend hook)"
 fi
 
 # NIC 0 wired to NIC 1

@@ -17,7 +17,11 @@
 #  - every MDIC access is inside software MDIO ownership: EXTCNF_CTRL
 #    written with MDIO_SW set before it, with it clear after the burst;
 #  - ip link set down powers the PHY down (BMCR written with PDOWN set,
-#    last) with WoL off.
+#    last) with WoL off;
+#  - WUC is written 0 after the MAC reset of the bind (the reset loads
+#    WUC.APME from the NVM; e1000e_reset() clears it), and Wake-on right
+#    after the bind is "g" exactly when the NVM's APM enable (word 0x24,
+#    bit 10) is set, as e1000e defaults it for this part.
 # DRIVER=e1000e runs the same on e1000e (bound again), a reference that
 # passes every case.
 
@@ -31,13 +35,16 @@ MDIO_SW=0x20
 DRV_LOAD=$((1 << 28))
 BMCR=0x0
 PDOWN=0x800
+CTRL=0x0
+CTRL_RST=$((1 << 26))
+WUC=0x5800
 # the window's records (reg_trace_parse) from the bind to the interface up,
 # while up, at ip link set down, at the unbind
 S_BIND=() S_AN=() S_DOWN=() S_UNBIND=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 4
+ktap_set_plan 6
 
 # note TEXT: a KTAP diagnostic, TEXT as it is (trace lines hold glob
 # characters, which ktap_print_msg would expand)
@@ -83,6 +90,9 @@ window()
 	echo "$bdf" > /sys/bus/pci/drivers_probe
 	[ "$NIC_DEV/driver" -ef "/sys/bus/pci/drivers/$DRIVER" ] || return 1
 	IFN=$(nic_ifname "$NIC") || return 1
+	WOL0=$(ethtool "$IFN" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	WOLSUP=$(ethtool "$IFN" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	APM=$(ethtool -e "$IFN" offset 0x49 length 1 raw on | od -An -tu1)
 	ethtool -s "$IFN" wol d 2>/dev/null
 	WOL=$(ethtool "$IFN" | sed -n 's/^[[:space:]]*Wake-on: //p')
 	WOL=${WOL:-none}
@@ -193,6 +203,37 @@ phy_powered_down()
 	(( LAST & PDOWN ))
 }
 
+# wuc_cleared: between bind and up, a WUC write of 0 follows the last
+# CTRL write with RST set
+wuc_cleared()
+{
+	local r k o v rst=0 clr=0
+
+	for r in "${S_BIND[@]}"; do
+		read -r k o v <<< "$r"
+		[ "$k" = reg ] || continue
+		if [ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )); then
+			rst=1 clr=0
+		elif [ $((o)) -eq $((WUC)) ] && [ $rst = 1 ]; then
+			clr=$(( v == 0 ))
+		fi
+	done
+	note "bind..up: CTRL.RST written $rst, WUC 0 after it $clr"
+	[ $rst = 1 ] && [ $clr = 1 ]
+}
+
+# wol_default: Wake-on after the bind is g if the NVM's word 0x24 has APM
+# enabled (bit 10: bit 2 of its high byte), d if not
+wol_default()
+{
+	local want=d
+
+	[ -n "${APM// /}" ] || { note "NVM word 0x24 unread"; return 1; }
+	(( APM & 4 )) && [[ $WOLSUP == *g* ]] && want=g
+	note "NVM word 0x24 high byte $((APM)), Wake-on after bind $WOL0"
+	[ "$WOL0" = $want ]
+}
+
 prepare || ktap_exit_fail_msg "cannot put NIC $NIC on e1000e with the other NICs down"
 window || ktap_exit_fail_msg "the traced bind, up, ethtool -r, down, unbind of NIC $NIC failed"
 segment S_BIND "$M_BIND" "$M_UP"
@@ -211,4 +252,8 @@ ktap_test_result "$DRIVER: every MDIC access inside EXTCNF_CTRL MDIO ownership" 
 	mdio_owned
 ktap_test_result "$DRIVER: ip link set down powers the PHY down (BMCR PDOWN set, WoL off)" \
 	phy_powered_down
+ktap_test_result "$DRIVER: WUC written 0 after the MAC reset of the bind" \
+	wuc_cleared
+ktap_test_result "$DRIVER: Wake-on after the bind follows the NVM's APM enable" \
+	wol_default
 ktap_finished
