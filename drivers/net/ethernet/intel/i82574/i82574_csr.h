@@ -239,11 +239,13 @@ enum {
 #define I82574_VFTA(i)			(0x05600 + (i) * 4)
 #define I82574_VFTA_NUM			128
 #define I82574_MRQC			0x05818
+/* bits 1:0 = 01b: two queues by RSS; the hash fields as e1000e names them */
 #define I82574_MRQC_RSS_EN		BIT(0)
 #define I82574_MRQC_TCP_IPV4		BIT(16)
 #define I82574_MRQC_IPV4		BIT(17)
-#define I82574_MRQC_TCP_IPV6		BIT(18)
+#define I82574_MRQC_TCP_IPV6_EX		BIT(18)
 #define I82574_MRQC_IPV6		BIT(20)
+#define I82574_MRQC_TCP_IPV6		BIT(21)
 #define I82574_RETA(i)			(0x05C00 + (i) * 4)
 #define I82574_RETA_ENTRIES		128
 #define I82574_RETA_QUEUE		BIT(7)

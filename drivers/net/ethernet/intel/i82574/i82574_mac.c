@@ -318,9 +318,12 @@ void i82574_write_rss(struct i82574_dev *priv)
 	for (i = 0; i < I82574_RETA_ENTRIES / 4; i++)
 		wr32(priv, I82574_RETA(i),
 		     i82574_reta_dword(priv->reta, i, priv->cfg.num_qp));
-	/* RSS also needs RXCSUM.PCSD and RFCTL.EXTEN, set in init_rx */
+	/* RSS also needs RXCSUM.PCSD and RFCTL.EXTEN, set in init_rx; the
+	 * hash fields are e1000e_setup_rss_hash()'s (no IPv6Ex, bit 19)
+	 */
 	wr32(priv, I82574_MRQC, I82574_MRQC_RSS_EN | I82574_MRQC_TCP_IPV4 |
-	     I82574_MRQC_IPV4 | I82574_MRQC_TCP_IPV6 | I82574_MRQC_IPV6);
+	     I82574_MRQC_IPV4 | I82574_MRQC_TCP_IPV6_EX | I82574_MRQC_IPV6 |
+	     I82574_MRQC_TCP_IPV6);
 }
 
 /**

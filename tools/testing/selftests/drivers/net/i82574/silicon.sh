@@ -21,7 +21,13 @@
 #  - WUC is written 0 after the MAC reset of the bind (the reset loads
 #    WUC.APME from the NVM; e1000e_reset() clears it), and Wake-on right
 #    after the bind is "g" exactly when the NVM's APM enable (word 0x24,
-#    bit 10) is set, as e1000e defaults it for this part.
+#    bit 10) is set, as e1000e defaults it for this part;
+#  - MRQC is written, last, with RSS on (bits 1:0 = 01b) and the hash
+#    fields e1000e enables on this part: TCP/IPv4 (16), IPv4 (17),
+#    TCP/IPv6Ex (18), IPv6 (20) and TCP/IPv6 (21), no other bit. QEMU hashes
+#    TCP/IPv6 under bit 18 and ignores 21, so only the trace shows bit 21.
+#    Two queues have no e1000e precedent: RSS on (01b) and RETA's queue bit
+#    (7) follow the 82574 datasheet and QEMU's model (e1000e_rss_enabled).
 # DRIVER=e1000e runs the same on e1000e (bound again), a reference that
 # passes every case.
 
@@ -38,13 +44,17 @@ PDOWN=0x800
 CTRL=0x0
 CTRL_RST=$((1 << 26))
 WUC=0x5800
+MRQC=0x5818
+# RSS (bits 1:0 = 01b) only where two queues run: not on e1000e
+MRQC_WANT=0x370001
+[ "$DRIVER" = e1000e ] && MRQC_WANT=0x370000
 # the window's records (reg_trace_parse) from the bind to the interface up,
 # while up, at ip link set down, at the unbind
 S_BIND=() S_AN=() S_DOWN=() S_UNBIND=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 6
+ktap_set_plan 7
 
 # note TEXT: a KTAP diagnostic, TEXT as it is (trace lines hold glob
 # characters, which ktap_print_msg would expand)
@@ -223,7 +233,8 @@ wuc_cleared()
 }
 
 # wol_default: Wake-on after the bind is g if the NVM's word 0x24 has APM
-# enabled (bit 10: bit 2 of its high byte), d if not
+# enabled (bit 10: bit 2 of its high byte) and the driver offers g, d if
+# not (e1000e offers no WoL without PME, which QEMU's model lacks)
 wol_default()
 {
 	local want=d
@@ -232,6 +243,17 @@ wol_default()
 	(( APM & 4 )) && [[ $WOLSUP == *g* ]] && want=g
 	note "NVM word 0x24 high byte $((APM)), Wake-on after bind $WOL0"
 	[ "$WOL0" = $want ]
+}
+
+# mrqc_bits: the last MRQC write from the bind to ethtool -r is MRQC_WANT
+mrqc_bits()
+{
+	if ! reg_trace_last reg $MRQC "${S_BIND[@]}" "${S_AN[@]}"; then
+		note "no MRQC write between bind and up"
+		return 1
+	fi
+	note "last MRQC write $LAST, want $(printf 0x%x $MRQC_WANT)"
+	[ $((LAST)) -eq $((MRQC_WANT)) ]
 }
 
 prepare || ktap_exit_fail_msg "cannot put NIC $NIC on e1000e with the other NICs down"
@@ -256,4 +278,6 @@ ktap_test_result "$DRIVER: WUC written 0 after the MAC reset of the bind" \
 	wuc_cleared
 ktap_test_result "$DRIVER: Wake-on after the bind follows the NVM's APM enable" \
 	wol_default
+ktap_test_result "$DRIVER: MRQC: RSS on, hash fields IPv4, TCP/IPv4, IPv6, TCP/IPv6, TCP/IPv6Ex" \
+	mrqc_bits
 ktap_finished
