@@ -19,7 +19,9 @@
  * held and IRQs off, a lock its (simulated) interrupt handler takes too,
  * as 8139too does: lockdep then knows the lock as HARDIRQ-safe, and
  * anything the core does inside napi_complete_done() nests under it.
- * "napi_lock 0" ends that.
+ * "napi_lock 0" ends that. Without lockdep, "under_lock" in ports/N/dispatch
+ * counts the core's flushes of a queue that came while some port held
+ * that lock on the same CPU.
  */
 
 #include <linux/debugfs.h>
@@ -36,6 +38,9 @@
  * (IFF_NO_QUEUE), which drops what a stopped queue is handed.
  */
 #define NSIM_TX_BQL_MIN		SZ_64M
+
+/* this CPU is inside napi_complete_done() under a port's napi_lock */
+static DEFINE_PER_CPU(bool, nsim_napi_locked);
 
 /* Hand everything posted on queue qid to the peer; _xmit_lock held. */
 static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
@@ -114,6 +119,8 @@ void nsim_xmit_flush(struct net_device *dev, struct netdev_queue *txq)
 	struct netdevsim *ns = netdev_priv(dev);
 	unsigned int qid = txq - netdev_get_tx_queue(dev, 0);
 
+	if (this_cpu_read(nsim_napi_locked))
+		ns->txq[qid].under_lock++;
 	if (skb_queue_empty(&ns->txq[qid].ring))
 		return;
 	ns->txq[qid].flushes++;
@@ -237,9 +244,10 @@ static int nsim_dispatch_show(struct seq_file *file, void *data)
 
 		__netif_tx_lock_bh(txq);
 		seq_printf(file,
-			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u\n",
+			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u under_lock %llu\n",
 			   i, tq->posted, skb_queue_len(&tq->ring),
-			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq));
+			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq),
+			   tq->under_lock);
 		__netif_tx_unlock_bh(txq);
 	}
 	return 0;
@@ -259,7 +267,9 @@ void nsim_napi_complete(struct netdevsim *ns, struct napi_struct *napi,
 		return;
 	}
 	spin_lock_irqsave(&ns->napi_lock.lock, flags);
+	this_cpu_write(nsim_napi_locked, true);
 	napi_complete_done(napi, done);
+	this_cpu_write(nsim_napi_locked, false);
 	spin_unlock_irqrestore(&ns->napi_lock.lock, flags);
 }
 
