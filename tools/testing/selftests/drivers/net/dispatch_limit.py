@@ -1023,7 +1023,7 @@ def test_userns_root_refused(cfg):
     if not shutil.which("unshare"):
         raise KsftSkipEx("no unshare")
     if not os.path.exists("/proc/self/ns/user"):
-        raise KsftSkipEx("no user namespaces (CONFIG_USER_NS)")
+        raise KsftSkipEx("no user namespaces: CONFIG_USER_NS is off")
     d = NetdevSimDev()
     defer(d.remove)
     dev = d.nsims[0].ifname
