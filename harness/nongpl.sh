@@ -39,5 +39,5 @@ if ! "${KMAKE[@]}" M="$work/mod" KBUILD_MODPOST_WARN=1 \
 	die "a non-GPL module calling netif_tx_start_queue() does not link"
 fi
 used=$(nm -u "$work/mod/nongpl.o" | awk '{print $2}' |
-	grep -Fx -f <(cut -f2 "$work/Module.symvers") | tr '\n' ' ')
+	grep -Fx -f <(cut -f2 "$work/Module.symvers") | paste -sd' ')
 echo "ok: the non-GPL module links; it uses ${used:-no export} of net/core/dev.o"
