@@ -50,6 +50,9 @@ if [ -d "$TREE/drivers/net/ethernet/intel/i82574" ]; then
 	modinfo "$OUT/drivers/net/ethernet/intel/i82574/i82574.ko" | grep -E '^(alias|depends|vermagic)'
 fi
 
+# a non-GPL module that starts TX queues still links (issue 29, #3)
+"$TOP/harness/nongpl.sh"
+
 INTEL=drivers/net/ethernet/intel
 grep -q '^config E1000E_82574$' "$TREE/$INTEL/Kconfig" || exit 0
 log "e1000e and i82574 built in, the 82574L left to i82574"

@@ -11,12 +11,21 @@
  * later, in the NAPI poll of the RX queue with the same index, so a busy
  * queue is not idle between two doorbells.
  * ports/N/dispatch_ctl takes "stop Q", "start Q" and "wake Q" to stop and
- * restart a queue as a driver does, and "stop_next Q" to stop queue Q,
- * as another context of a driver could, right after its next packet that
- * waits for a doorbell.
+ * restart a queue as a driver does, "stop_next Q" to stop queue Q, as
+ * another context of a driver could, right after its next packet that
+ * waits for a doorbell, and "stop_all 0" and "wake_all 0" to stop and wake
+ * every queue, hidden ones included, as drivers do on a link change.
+ * "napi_lock 1" makes the port complete its NAPI polls with a driver lock
+ * held and IRQs off, a lock its (simulated) interrupt handler takes too,
+ * as 8139too does: lockdep then knows the lock as HARDIRQ-safe, and
+ * anything the core does inside napi_complete_done() nests under it.
+ * "napi_lock 0" ends that. Without lockdep, "under_lock" in ports/N/dispatch
+ * counts the core's flushes of a queue that came while some port held
+ * that lock on the same CPU.
  */
 
 #include <linux/debugfs.h>
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -29,6 +38,9 @@
  * (IFF_NO_QUEUE), which drops what a stopped queue is handed.
  */
 #define NSIM_TX_BQL_MIN		SZ_64M
+
+/* this CPU is inside napi_complete_done() under a port's napi_lock */
+static DEFINE_PER_CPU(bool, nsim_napi_locked);
 
 /* Hand everything posted on queue qid to the peer; _xmit_lock held. */
 static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
@@ -107,6 +119,8 @@ void nsim_xmit_flush(struct net_device *dev, struct netdev_queue *txq)
 	struct netdevsim *ns = netdev_priv(dev);
 	unsigned int qid = txq - netdev_get_tx_queue(dev, 0);
 
+	if (this_cpu_read(nsim_napi_locked))
+		ns->txq[qid].under_lock++;
 	if (skb_queue_empty(&ns->txq[qid].ring))
 		return;
 	ns->txq[qid].flushes++;
@@ -230,14 +244,65 @@ static int nsim_dispatch_show(struct seq_file *file, void *data)
 
 		__netif_tx_lock_bh(txq);
 		seq_printf(file,
-			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u\n",
+			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u under_lock %llu\n",
 			   i, tq->posted, skb_queue_len(&tq->ring),
-			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq));
+			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq),
+			   tq->under_lock);
 		__netif_tx_unlock_bh(txq);
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nsim_dispatch);
+
+/* Complete a NAPI poll, in "napi_lock" mode under the driver lock that
+ * the port's interrupt handler takes, IRQs off.
+ */
+void nsim_napi_complete(struct netdevsim *ns, struct napi_struct *napi,
+			int done)
+{
+	unsigned long flags;
+
+	if (!ns->txq || !READ_ONCE(ns->napi_lock.on)) {
+		napi_complete_done(napi, done);
+		return;
+	}
+	spin_lock_irqsave(&ns->napi_lock.lock, flags);
+	this_cpu_write(nsim_napi_locked, true);
+	napi_complete_done(napi, done);
+	this_cpu_write(nsim_napi_locked, false);
+	spin_unlock_irqrestore(&ns->napi_lock.lock, flags);
+}
+
+/* The port's "interrupt handler": hard IRQ context, takes the driver lock */
+static enum hrtimer_restart nsim_napi_lock_irq(struct hrtimer *timer)
+{
+	struct nsim_napi_lock *nl = container_of(timer, struct nsim_napi_lock,
+						 irq);
+
+	spin_lock(&nl->lock);
+	nl->irqs++;
+	spin_unlock(&nl->lock);
+	return HRTIMER_NORESTART;
+}
+
+static int nsim_napi_lock_set(struct netdevsim *ns, unsigned int on)
+{
+	if (on > 1)
+		return -EINVAL;
+	WRITE_ONCE(ns->napi_lock.on, on);
+	if (on)
+		hrtimer_start(&ns->napi_lock.irq, ms_to_ktime(1),
+			      HRTIMER_MODE_REL_HARD);
+	return 0;
+}
+
+static void nsim_all_queues(struct net_device *dev, bool wake)
+{
+	if (wake)
+		netif_tx_wake_all_queues(dev);
+	else
+		netif_tx_stop_all_queues(dev);
+}
 
 static int nsim_dispatch_ctl_do(struct netdevsim *ns, const char *op,
 				unsigned int qid)
@@ -245,8 +310,14 @@ static int nsim_dispatch_ctl_do(struct netdevsim *ns, const char *op,
 	struct net_device *dev = ns->netdev;
 	struct netdev_queue *txq;
 
+	if (!strcmp(op, "napi_lock"))
+		return nsim_napi_lock_set(ns, qid);
 	if (qid >= dev->real_num_tx_queues)
 		return -ERANGE;
+	if (!strcmp(op, "stop_all") || !strcmp(op, "wake_all")) {
+		nsim_all_queues(dev, op[0] == 'w');
+		return 0;
+	}
 	txq = netdev_get_tx_queue(dev, qid);
 	if (!strcmp(op, "stop")) {
 		netif_tx_stop_queue(txq);
@@ -298,6 +369,9 @@ void nsim_dispatch_debugfs_init(struct netdevsim *ns)
 {
 	struct dentry *ddir = ns->nsim_dev_port->ddir;
 
+	spin_lock_init(&ns->napi_lock.lock);
+	hrtimer_init(&ns->napi_lock.irq, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	ns->napi_lock.irq.function = nsim_napi_lock_irq;
 	ns->dispatch_dfs = debugfs_create_file("dispatch", 0400, ddir, ns,
 					       &nsim_dispatch_fops);
 	ns->dispatch_ctl_dfs = debugfs_create_file("dispatch_ctl", 0200, ddir,
@@ -308,4 +382,5 @@ void nsim_dispatch_debugfs_exit(struct netdevsim *ns)
 {
 	debugfs_remove(ns->dispatch_ctl_dfs);
 	debugfs_remove(ns->dispatch_dfs);
+	hrtimer_cancel(&ns->napi_lock.irq);
 }

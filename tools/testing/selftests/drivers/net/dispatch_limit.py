@@ -24,9 +24,11 @@ import atexit
 import errno
 import os
 import re
+import shutil
 import socket
 import subprocess
 import struct
+import sys
 import threading
 import time
 
@@ -643,11 +645,7 @@ def test_restart_after_limit_cleared(cfg):
 
 def test_channels_shrink(cfg):
     """A queue that ethtool -L hides loses its limit."""
-    ch = cmd(f"ethtool -l {cfg.ifname}", fail=False).stdout
-    n = [int(x) for x in re.findall(r"^Combined:\s+(\d+)", ch, re.M)]
-    if len(n) < 2 or n[0] < 2:
-        raise KsftSkipEx("fewer than 2 channels")
-    cur = n[1]
+    cur = channels(cfg)[1]
     set_limits(cfg, 0)
     cmd(f"ethtool -L {cfg.ifname} combined 2")
     defer(cmd, f"ethtool -L {cfg.ifname} combined {cur}")
@@ -657,6 +655,44 @@ def test_channels_shrink(cfg):
     vals = [_read(f).strip() for f in txq_files(cfg)]
     ksft_eq(vals, ["64", "0"], "tx-0 keeps 64, tx-1 comes back with 0")
     pktgen_case(cfg, 512, 16)
+
+
+def channels(cfg):
+    """(max, current) combined channels, or a skip below 2."""
+    ch = cmd(f"ethtool -l {cfg.ifname}", fail=False).stdout
+    n = [int(x) for x in re.findall(r"^Combined:\s+(\d+)", ch, re.M)]
+    if len(n) < 2 or n[0] < 2:
+        raise KsftSkipEx("fewer than 2 channels")
+    return n
+
+
+def test_hidden_queue_not_flushed(cfg):
+    """A frame kept on tx-1 by a skipped flush (queue stopped), then tx-1
+    hidden by ethtool -L, which clears its limit. Waking every queue, as
+    drivers do on a link change, restarts the hidden one too: the core
+    must not call ndo_xmit_flush() for a queue index >= real_num_tx_queues
+    (the driver may have freed that ring), so the frame must not arrive
+    then. Once ethtool -L shows the queue again, the core rings for it."""
+    require_nsim(cfg)
+    cur = channels(cfg)[1]
+    port = nsim_port(cfg)
+    set_limits(cfg, 0)
+    cmd(f"ethtool -L {cfg.ifname} combined 2")
+    defer(cmd, f"ethtool -L {cfg.ifname} combined {cur}")
+    with_limits(cfg, 64)
+    arr = Arrivals(cfg)
+    _write(port + "dispatch_ctl", "stop_next 1")
+    defer(_write, port + "dispatch_ctl", "wake_all 0")
+    ksft_eq(Pktgen(cfg, 1, 16, queue=1).run(), 1)
+    time.sleep(0.5)
+    ksft_eq(dispatch(port)["tx-1"]["pending"], 1, "kept while stopped")
+    cmd(f"ethtool -L {cfg.ifname} combined 1")
+    _write(port + "dispatch_ctl", "wake_all 0")
+    time.sleep(1)
+    got = snmp_addr_errors(arr.host) - arr.base
+    ksft_eq(got, 0, "no doorbell for the hidden tx-1")
+    cmd(f"ethtool -L {cfg.ifname} combined 2")
+    arr.expect_kept("tx-1 shown again")
 
 
 def test_qstats(cfg):
@@ -795,6 +831,44 @@ def test_forwarding(cfg):
     every frame sent, the sink gets every frame forwarded (less what a full
     peer queue dropped, counted), the router's egress ends with nothing
     pending and its core flushes rang."""
+    forwarding_case(cfg)
+
+
+def lockdep_ok():
+    """None without lockdep, else whether it is still on (a report turns
+    it off for good)."""
+    try:
+        stats = _read("/proc/lockdep_stats")
+    except FileNotFoundError:
+        return None
+    m = re.search(r"debug_locks:\s+(\d+)", stats)
+    return bool(m and int(m.group(1)))
+
+
+def test_forwarding_napi_lock(cfg):
+    """Forwarding as in test_forwarding, with the router's ingress driver
+    completing each NAPI poll under a lock that its interrupt handler
+    takes too (8139too's pattern). The core must ring the deferred
+    doorbells where it holds nothing of the driver's: flushing inside
+    napi_complete_done() takes the egress queue's _xmit_lock under that
+    HARDIRQ-safe lock, which lockdep reports (and which can deadlock
+    against the interrupt handler). On a kernel without lockdep only the
+    counts are checked."""
+    require_nsim(cfg)
+    before = lockdep_ok()
+    if before is False:
+        raise KsftSkipEx("lockdep already off: it cannot tell")
+    iport = nsim_port(cfg, remote=True)
+    _write(iport + "dispatch_ctl", "napi_lock 1")
+    defer(_write, iport + "dispatch_ctl", "napi_lock 0")
+    oport = forwarding_case(cfg)
+    ksft_eq(total(oport, "under_lock"), 0,
+            "no flush of the egress inside the ingress driver's lock")
+    if before is not None:
+        ksft_true(lockdep_ok(), "lockdep silent (see dmesg for its report)")
+
+
+def forwarding_case(cfg):
     require_nsim(cfg)
     cfg.require_v4()
     if not cfg._ns_peer:
@@ -826,6 +900,7 @@ def test_forwarding(cfg):
     ksft_ge(d["posted"], fwd, f"router egress posted: {d}")
     ksft_true(d["flushes"] > 0, f"the NAPI scope deferred and flushed: {d}")
     ksft_true(d["doorbells"] < d["posted"], f"frames shared doorbells: {d}")
+    return oport
 
 
 def test_remove_under_load(cfg):
@@ -857,9 +932,134 @@ def test_remove_under_load(cfg):
     del ns
 
 
+def limit_all(dev, val):
+    d = f"/sys/class/net/{dev}/queues"
+    for f in os.listdir(d):
+        if f.startswith("tx-"):
+            _write(f"{d}/{f}/dispatch_limit", str(val))
+
+
+def remove_in_time(nsim, secs=60):
+    """NetdevSimDev.remove() in a thread: False if unregistering the
+    device still waits for a reference after secs."""
+    th = threading.Thread(target=nsim.remove, daemon=True)
+    th.start()
+    th.join(secs)
+    return not th.is_alive()
+
+
+CPU1 = "/sys/devices/system/cpu/cpu1/online"
+
+
+def test_cpu_offline_kicks(cfg):
+    """CPU 1 taken offline and back, 30 times, while pktgen sends at limit
+    64 and a process on CPU 1 has the queue stopped after a deferred packet
+    and wakes it (each wake of a queue whose flush was skipped queues a
+    kick, holding a device reference, for CPU 1's net_tx_action()). dev_cpu_dead() must hand
+    CPU 1's kicks to a live CPU: a kick left on a dead CPU keeps its
+    reference (unregister waits for ever) and its queue's flag (every
+    later kick for it is dropped). Then nothing may stay pending and the
+    device must unregister."""
+    require_nsim(cfg)
+    if not os.access(CPU1, os.W_OK) or os.cpu_count() < 2:
+        raise KsftSkipEx("CPU 1 cannot go offline")
+    ns = NetNS()
+    defer(ns.__del__)
+    a, b = NetdevSimDev(queue_count=2), NetdevSimDev(ns=ns)
+    defer(b.remove)
+    nsim_link(a, None, b, ns)
+    dev, port = a.nsims[0].ifname, a.nsims[0].dfs_dir
+    ip(f"link set dev {dev} up")
+    ip(f"link set dev {b.nsims[0].ifname} up", ns=ns)
+    limit_all(dev, 64)
+    pg_clear()
+    defer(pg_clear)
+    pg_write(f"{PG}/kpktgend_0", f"add_device {dev}")
+    for c in ("count 0", "pkt_size 60", "delay 0", "burst 16",
+              f"dst {dst_ip(cfg)}", f"dst_mac {b.nsims[0].dev['address']}"):
+        pg_write(f"{PG}/{dev}", c)
+    pg = threading.Thread(target=_write, args=(f"{PG}/pgctrl", "start\n"))
+    pg.start()
+    # each round: a pktgen burst stopped after a deferred packet (its
+    # early-end flush refused: stopped), then woken from CPU 1
+    churn = subprocess.Popen(
+        ["sh", "-c", f"while :; do echo 'stop_next 0' > {port}dispatch_ctl; "
+         f"echo 'wake 0' > {port}dispatch_ctl; done"],
+        stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(30):
+            os.sched_setaffinity(churn.pid, {1})
+            time.sleep(0.1)
+            _write(CPU1, "0")
+            time.sleep(0.05)
+            _write(CPU1, "1")
+    finally:
+        churn.kill()
+        churn.wait()
+        _write(CPU1, "1")
+        _write(f"{PG}/pgctrl", "stop\n")
+        pg.join(60)
+    _write(port + "dispatch_ctl", "wake_all 0")
+    settled(cfg, port)
+    # pktgen runs in no scope and its early-end flush finds the queue
+    # stopped: what the core flushed here, restarts' kicks rang
+    flushes = total(port, "flushes")
+    ksft_pr(f"CPU 1 offline 30 times; flushes rung by kicks: {flushes}")
+    ksft_true(flushes > 0, "the stops and wakes made kicks")
+    ksft_true(remove_in_time(a), "the device unregistered")
+
+
+USERNS_CHILD = """
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+print("ready", flush=True)
+sys.stdin.readline()
+try:
+    os.write(fd, b"64")
+    print("written", flush=True)
+except OSError as e:
+    print(e.errno, flush=True)
+"""
+
+
+def test_userns_root_refused(cfg):
+    """The root of a user namespace that owns the device's network
+    namespace (a container's root, CAP_NET_ADMIN there only) may not set a
+    limit: a 0 -> N write patches the kernel's text (a static key) and
+    turns scope accounting on for every device of the machine. -EPERM."""
+    if not shutil.which("unshare"):
+        raise KsftSkipEx("no unshare")
+    if not os.path.exists("/proc/self/ns/user"):
+        raise KsftSkipEx("no user namespaces: CONFIG_USER_NS is off")
+    d = NetdevSimDev()
+    defer(d.remove)
+    dev = d.nsims[0].ifname
+    path = f"/sys/class/net/{dev}/queues/tx-0/dispatch_limit"
+    child = subprocess.Popen(["unshare", "-Urn", sys.executable, "-c",
+                              USERNS_CHILD, path],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        ksft_eq(child.stdout.readline().strip(), "ready")
+        # the device into the container's netns (unshare exec'd in place)
+        ip(f"link set dev {dev} netns {child.pid}")
+        child.stdin.write("\n")
+        child.stdin.flush()
+        res = child.stdout.readline().strip()
+    finally:
+        child.kill()
+        child.wait()
+    ksft_eq(res, str(errno.EPERM), "a container's root is refused")
+
+
 def main() -> None:
     with NetDrvEpEnv(__file__, queue_count=2) as cfg:
-        ksft_run(globs=globals(), case_pfx={"test_"}, args=(cfg, ))
+        # DL_CASES=a+b: only test_a and test_b (for a quick run by hand)
+        only = os.environ.get("DL_CASES")
+        cases = [globals()["test_" + c] for c in only.split("+")] \
+            if only else None
+        ksft_run(cases=cases, globs=None if only else globals(),
+                 case_pfx={"test_"}, args=(cfg, ))
     ksft_exit()
 
 
