@@ -203,9 +203,11 @@ vm_failure() {
 # vm_tests NAME KERNEL LIST [VM.PY ARGS]: boot KERNEL, run the kselftest
 # programs of ${LIST}_TESTS, count every KTAP case, hold the results
 # against the manifest (harness/manifest: the programs this boot must run,
-# their case counts, the skips it may have)
+# their cases, the skips it may have); boot-verdict.sh fails the boot on
+# anything short of a complete count (ktap.py's status, its summary, the
+# manifest's total)
 vm_tests() {
-	local k=$1 kernel=$2 out rc t=$SECONDS
+	local k=$1 kernel=$2 out rc verdict t=$SECONDS
 	local -n tests=${3}_TESTS
 	shift 3
 	out=$RES/vm-$k
@@ -214,8 +216,11 @@ vm_tests() {
 		--timeout 5400 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" 2>&1 | tee "$RES/vm-$k.log" | show "vm-$k: "
 	rc=${PIPESTATUS[0]}
-	"$TOP/harness/ktap.py" --manifest "$TOP/harness/manifest" --boot "$k" \
-		--console "$out/dmesg.txt" "$out" > "$out/cases.txt"
+	if verdict=$("$TOP/harness/boot-verdict.sh" "$TOP/harness/manifest" "$k" "$out"); then
+		note pass "[$k] results: $verdict"
+	else
+		note fail "[$k] results: $verdict"
+	fi
 	while read -r kind what; do
 		case $kind in
 		pass|fail) note "$kind" "[$k] $what" ;;
