@@ -114,7 +114,7 @@ PERF_TESTS=(
 	# last, as on the debug kernel (see DEBUG2_TESTS)
 	"$SEL/aer.sh"
 )
-steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
+steps=(deps harness tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
 
 # Per-step budgets in seconds on this 2-core machine, warm ccache (a fresh
@@ -122,7 +122,7 @@ steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-p
 # about 1.5x what each took in the rehearsal of 2026-12-02 (34.5 min in
 # all, README), so that a step grown by half is named at the end. A step
 # over its budget is a warning, not a failure.
-declare -A BUDGET=([deps]=60 [tree]=120 [patches]=30 [checkpatch]=60
+declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
 	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1300 [vm-perf-nomsi]=60 [vm-debug-1]=1250
 	[vm-debug-2]=1000 [vm-debug-smp]=1260 [vm-perf-tap]=150 [vm-debug-tap]=420)
@@ -370,6 +370,7 @@ for s in "${steps[@]}"; do
 	distro) step distro "$TOP/harness/distro.sh" ;;
 	splat) step splat-detector do_splat ;;
 	shutdown) step shutdown-wol do_shutdown_wol ;;
+	harness) step harness-selftest "$TOP/harness/selftest.sh" ;;
 	vm-perf|vm-nomsi|vm-debug) ;;
 	*) note fail "unknown step $s" ;;
 	esac
