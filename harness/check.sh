@@ -116,7 +116,7 @@ PERF_TESTS=(
 	# last, as on the debug kernel (see DEBUG2_TESTS)
 	"$SEL/aer.sh"
 )
-steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
+steps=(deps harness tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
 
 # Per-step budgets in seconds on this 2-core machine, warm ccache (a fresh
@@ -124,7 +124,7 @@ steps=(deps tree patches perf checkpatch debug static distro splat shutdown vm-p
 # about 1.5x what each took in the rehearsal of 2026-12-02 (34.5 min in
 # all, README), so that a step grown by half is named at the end. A step
 # over its budget is a warning, not a failure.
-declare -A BUDGET=([deps]=60 [tree]=120 [patches]=30 [checkpatch]=60
+declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
 	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
 	[vm-debug-2]=1000 [vm-debug-smp]=1260)
@@ -205,9 +205,11 @@ vm_failure() {
 # vm_tests NAME KERNEL LIST [VM.PY ARGS]: boot KERNEL, run the kselftest
 # programs of ${LIST}_TESTS, count every KTAP case, hold the results
 # against the manifest (harness/manifest: the programs this boot must run,
-# their case counts, the skips it may have)
+# their cases, the skips it may have); boot-verdict.sh fails the boot on
+# anything short of a complete count (ktap.py's status, its summary, the
+# manifest's total)
 vm_tests() {
-	local k=$1 kernel=$2 out rc t=$SECONDS
+	local k=$1 kernel=$2 out rc verdict t=$SECONDS
 	local -n tests=${3}_TESTS
 	shift 3
 	out=$RES/vm-$k
@@ -216,8 +218,11 @@ vm_tests() {
 		--timeout 5400 --results "$out" \
 		-- harness/guest/run-tests.sh "${tests[@]}" 2>&1 | tee "$RES/vm-$k.log" | show "vm-$k: "
 	rc=${PIPESTATUS[0]}
-	"$TOP/harness/ktap.py" --manifest "$TOP/harness/manifest" --boot "$k" \
-		--console "$out/dmesg.txt" "$out" > "$out/cases.txt"
+	if verdict=$("$TOP/harness/boot-verdict.sh" "$TOP/harness/manifest" "$k" "$out"); then
+		note pass "[$k] results: $verdict"
+	else
+		note fail "[$k] results: $verdict"
+	fi
 	while read -r kind what; do
 		case $kind in
 		pass|fail) note "$kind" "[$k] $what" ;;
@@ -362,6 +367,7 @@ for s in "${steps[@]}"; do
 	distro) step distro "$TOP/harness/distro.sh" ;;
 	splat) step splat-detector do_splat ;;
 	shutdown) step shutdown-wol do_shutdown_wol ;;
+	harness) step harness-selftest "$TOP/harness/selftest.sh" ;;
 	vm-perf|vm-nomsi|vm-debug) ;;
 	*) note fail "unknown step $s" ;;
 	esac

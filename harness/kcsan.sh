@@ -17,7 +17,10 @@ SEL=tools/testing/selftests/drivers/net/i82574
 	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=900:tools/testing/selftests/drivers/net/dispatch_limit.py" \
 	"LIMITS=64,PKTGEN_COUNT=1000,TEST_TIMEOUT=1200:$SEL/dispatch_limit_traffic.sh" \
 	"LIMITS=64,FWD_COUNT=5000:$SEL/dispatch_limit_forward.sh"
-"$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" | grep -v '^{' | tee "$OUT/cases.txt"
+"$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" > "$OUT/ktap.txt"
+# (exits 1 on a failed case, and on an error, which leaves no case)
+ktap_rc=$?
+grep -v '^{' "$OUT/ktap.txt" | tee "$OUT/cases.txt"
 # KCSAN reports in code the series does not touch, seen on this kernel
 # (non-strict mode) with every test passing; any other report fails:
 #   virtqueue_get_buf_ctx: virtio's used index, read in 9p's interrupt
@@ -40,4 +43,5 @@ for p in other:
 sys.exit(1 if ours or other or vm["status"] != 0 else 0)
 PY
 vm_ok=$?
-[ $vm_ok -eq 0 ] && ! grep -q '^fail' "$OUT/cases.txt" && grep -q '^pass' "$OUT/cases.txt"
+[ $vm_ok -eq 0 ] && [ $ktap_rc -eq 0 ] && ! grep -q '^fail' "$OUT/cases.txt" &&
+	grep -q '^pass' "$OUT/cases.txt"

@@ -1,36 +1,56 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Count KTAP results: ktap.py [--manifest FILE --boot NAME] [--console LOG] DIR...
+"""Count KTAP results:
+  ktap.py [--write-manifest|--names] [--manifest FILE] [--boot NAME] [--console LOG] DIR...
 
 Each DIR/ktap/<name>.tap (with <name>.rc) is one kselftest program's output;
 every top-level "ok"/"not ok" line is one test case. A program that exited
 non-zero without a failing case, or reported fewer cases than it planned,
-counts one failure more. --console also reads the KUnit suites from a
-kernel log (the guest's final dmesg). Prints one line per case and a JSON summary on the last line.
+counts one failure more. An "ok ... # XFAIL" is a skip, not a pass.
+--console also reads the KUnit suites from a kernel log (the guest's final
+dmesg). Prints one line per case and a JSON summary on the last line; exits
+1 when a case failed (and without a summary on a bad manifest or any other
+error), 0 otherwise. A caller must check both the status and the summary.
 
 --manifest holds the results against what boot NAME must show: every
 program and KUnit suite listed for it ran, with exactly its number of
-cases, skipping only cases that match one of its skip patterns; anything
-not listed is a failure too. --write-manifest prints a boot's entries from
-a run instead (for a maintainer to review when a test is added).
+cases and the same case names in the same order, skipping only cases that
+match one of its skip patterns; anything not listed is a failure too.
+--write-manifest prints a boot's entries from a run instead (for a
+maintainer to review when a test is added); --names prints each program's
+digest and the case names it was computed from.
 
-Manifest lines: BOOT PROGRAM CASES [SKIP-REGEX...], shell-quoted; PROGRAM
-is a result file's name (run-tests.sh names it) or kunit:SUITE; a skip
-regex must match the whole case description.
+Manifest lines: BOOT PROGRAM CASES names=DIGEST [SKIP-REGEX...],
+shell-quoted; PROGRAM is a result file's name (run-tests.sh names it) or
+kunit:SUITE; DIGEST the first 16 hex digits of the SHA-256 of the case
+names (each case's description without its directive, as in --names), one
+a line, in order; a skip regex must match the whole case description.
 """
 import glob
+import hashlib
 import json
 import os
 import re
 import shlex
 import sys
 
-RESULT = re.compile(r"^(not ok|ok) (\d+)\s*(?:- )?(.*?)\s*(#\s*(SKIP|skip).*)?$")
+RESULT = re.compile(r"^(not ok|ok) (\d+)\s*(?:- )?(.*?)\s*(#\s*(SKIP|skip|XFAIL|xfail).*)?$")
 PLAN = re.compile(r"^1\.\.(\d+)")
 STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 # a failed case's reason, as much as CI's tail of the log can carry
 WHY_LINES = 3
 WHY_CHARS = 400
+
+
+def case_kind(m):
+    """pass, fail or skip for a RESULT match. An XFAIL is a skip, not a
+    pass (a feature the device lacks), so the manifest must allow it; a
+    "not ok" XFAIL is a failure."""
+    if m.group(5) and m.group(5).lower() == "xfail" and m.group(1) == "not ok":
+        return "fail"
+    if m.group(4):
+        return "skip"
+    return "pass" if m.group(1) == "ok" else "fail"
 
 
 def parse(lines, label):
@@ -46,7 +66,7 @@ def parse(lines, label):
             continue
         m = RESULT.match(line)
         if m:
-            kind = "skip" if m.group(4) else ("pass" if m.group(1) == "ok" else "fail")
+            kind = case_kind(m)
             why = " | ".join(diag[-WHY_LINES:]) if kind == "fail" else ""
             cases.append((kind, "%s: %s" % (label, m.group(3)), why[-WHY_CHARS:]))
             diag = []
@@ -76,7 +96,7 @@ def kunit(text):
         if line.startswith("    ") and not line.startswith("     "):
             m = RESULT.match(line[4:])
             if m:
-                kind = "skip" if m.group(4) else ("pass" if m.group(1) == "ok" else "fail")
+                kind = case_kind(m)
                 cases.append((kind, "kunit %s: %s" % (suite, m.group(3))))
                 seen[suite] = seen.get(suite, 0) + 1
             continue
@@ -93,18 +113,43 @@ def kunit(text):
     return cases
 
 
+def names_digest(cases):
+    """the manifest's digest of a program's case names, in order"""
+    text = "".join(what + "\n" for _, what in cases)
+    return "names=" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def manifest_entry(words, where):
+    """(cases, digest, [skip regexes]) from one line's words; exits on a
+    malformed line"""
+    if len(words) < 4 or not words[2].isdigit() or \
+            not re.fullmatch(r"names=[0-9a-f]{16}", words[3]):
+        sys.exit("%s: want BOOT PROGRAM CASES names=DIGEST [SKIP...]" % where)
+    try:
+        return int(words[2]), words[3], [re.compile(r) for r in words[4:]]
+    except re.error as e:
+        sys.exit("%s: bad skip regex: %s" % (where, e))
+
+
 def read_manifest(path, boot):
-    """{program: (cases, [skip regexes])} for one boot"""
+    """{program: (cases, digest, [skip regexes])} for one boot; exits on
+    any line it cannot read, whichever boot it is for"""
     want = {}
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            words = shlex.split(line, comments=True)
+            where = "%s:%d" % (path, n)
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError as e:
+                sys.exit("%s: %s" % (where, e))
             if not words:
                 continue
-            if len(words) < 3 or not words[2].isdigit():
-                sys.exit("%s:%d: want BOOT PROGRAM CASES [SKIP...]" % (path, n))
-            if words[0] == boot:
-                want[words[1]] = (int(words[2]), [re.compile(r) for r in words[3:]])
+            entry = manifest_entry(words, where)
+            if words[0] != boot:
+                continue
+            if words[1] in want:
+                sys.exit("%s: %s listed twice for %s" % (where, words[1], boot))
+            want[words[1]] = entry
     return want
 
 
@@ -115,13 +160,16 @@ def check_manifest(want, got):
         if prog not in want:
             bad.append(("fail", "%s: ran, but the manifest does not list it" % prog))
             continue
-        n, skips = want[prog]
+        n, digest, skips = want[prog]
         cases = got.get(prog, [])
         if not cases:
             bad.append(("fail", "%s: did not run (the manifest wants %d cases)" % (prog, n)))
             continue
         if len(cases) != n:
             bad.append(("fail", "%s: %d cases, the manifest wants %d" % (prog, len(cases), n)))
+        elif names_digest(cases) != digest:
+            bad.append(("fail", "%s: other case names than the manifest's: %s here, %s there"
+                        " (ktap.py --names lists them)" % (prog, names_digest(cases), digest)))
         for kind, what in cases:
             if kind == "skip" and not any(r.fullmatch(what) for r in skips):
                 bad.append(("fail", "%s: skipped, and the manifest allows no such skip: %s"
@@ -132,7 +180,15 @@ def check_manifest(want, got):
 def write_manifest(boot, got):
     for prog in sorted(got):
         skips = [re.escape(w) for k, w in got[prog] if k == "skip"]
-        print(" ".join(shlex.quote(w) for w in [boot, prog, str(len(got[prog]))] + skips))
+        words = [boot, prog, str(len(got[prog])), names_digest(got[prog])] + skips
+        print(" ".join(shlex.quote(w) for w in words))
+
+
+def print_names(got):
+    for prog in sorted(got):
+        print("%s %s" % (shlex.quote(prog), names_digest(got[prog])))
+        for _, what in got[prog]:
+            print("    " + what)
 
 
 def main():
@@ -140,9 +196,11 @@ def main():
     cases = []
     got = {}
     manifest = boot = None
-    write = False
+    write = names = False
     if args[:1] == ["--write-manifest"]:
         write, args = True, args[1:]
+    if args[:1] == ["--names"]:
+        names, args = True, args[1:]
     if args[:1] == ["--manifest"]:
         manifest, args = args[1], args[2:]
     if args[:1] == ["--boot"]:
@@ -175,14 +233,18 @@ def main():
             cases += c
     if write:
         write_manifest(boot, got)
-        return
+        return 0
+    if names:
+        print_names(got)
+        return 0
     if manifest:
         cases += check_manifest(read_manifest(manifest, boot), got)
     summary = {k: sum(1 for c in cases if c[0] == k) for k in ("pass", "fail", "skip")}
     for kind, what in cases:
         print("%-4s %s" % (kind, what))
     print(json.dumps(summary))
+    return 1 if summary["fail"] else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

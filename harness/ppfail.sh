@@ -14,5 +14,9 @@ OUT=$TOP/results/ppfail
 	env "PATH=$BUILD/tools/ethtool:\$PATH" harness/guest/run-tests.sh \
 	PROGS=hw/pp_alloc_fail.py:tools/testing/selftests/drivers/net/i82574/upstream_py.sh
 rc=$?
-"$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" | grep -v '^{' | tee "$OUT/cases.txt"
-[ $rc -eq 0 ] && ! grep -q '^fail' "$OUT/cases.txt" && grep -q '^pass' "$OUT/cases.txt"
+"$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" > "$OUT/ktap.txt"
+# (exits 1 on a failed case, and on an error, which leaves no case)
+ktap_rc=$?
+grep -v '^{' "$OUT/ktap.txt" | tee "$OUT/cases.txt"
+[ $rc -eq 0 ] && [ $ktap_rc -eq 0 ] && ! grep -q '^fail' "$OUT/cases.txt" &&
+	grep -q '^pass' "$OUT/cases.txt"

@@ -9,10 +9,14 @@
 # exit code to /run/results/ktap/<name>.rc, and what each case took to
 # <name>.cases: "CASE SECONDS PROCESSES" (to a second; processes started
 # in the guest meanwhile, each of which costs 0.4-0.7 s on the debug kernel).
+# Exits 1 when a program exited other than 0 or 4 (KSFT_SKIP), timed out,
+# or its results could not be written; 0 otherwise. harness/ktap.py reads
+# the cases. RESULTS (default /run/results) is for the harness self-test.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${BUILD:-$TOP/build}/linux
-export RESULTS=/run/results
-mkdir -p "$RESULTS/ktap"
+export RESULTS=${RESULTS:-/run/results}
+mkdir -p "$RESULTS/ktap" || exit 1
+failed=()
 
 # processes: how many the guest has started since boot, in $PROCS
 processes()
@@ -76,10 +80,14 @@ for spec in "$@"; do
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \
 		> "$RESULTS/ktap/$name.tap" 2>&1
 	rc=$?
-	echo $rc > "$RESULTS/ktap/$name.rc"
+	# (case_times waits for the .rc file)
+	echo $rc > "$RESULTS/ktap/$name.rc" || { rc=1; kill $timer; }
+	case $rc in 0|4) ;; *) failed+=("$spec") ;; esac
 	wait $timer
 	processes
 	sed 's/^/  /' "$RESULTS/ktap/$name.tap"
 	echo "# I82574-HARNESS: $spec exit $rc, $((PROCS - p0)) processes"
 done
-exit 0
+[ ${#failed[@]} -eq 0 ] && exit 0
+echo "# I82574-HARNESS: ${#failed[@]} of $# programs failed: ${failed[*]}"
+exit 1
