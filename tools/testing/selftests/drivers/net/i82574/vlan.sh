@@ -32,7 +32,12 @@ if [ ! -d /sys/bus/pci/drivers/i82574 ]; then
 fi
 DRIVER=i82574
 ktap_set_plan 9
-trap wire_cleanup EXIT
+vlan_cleanup()
+{
+	[ -n "${IF_A:-}" ] && ip link del "$IF_A.$VID" 2>/dev/null
+	wire_cleanup
+}
+trap vlan_cleanup EXIT
 
 vlan_setup()
 {
