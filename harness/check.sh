@@ -122,8 +122,8 @@ steps=(deps harness tree patches perf checkpatch debug static distro splat shutd
 # Per-step budgets in seconds on this 2-core machine, warm ccache (a fresh
 # machine's for the kernels and the Debian-config build in FRESH_BUDGET):
 # about 1.5x what each took in the rehearsal of 2026-12-02 (34.5 min in
-# all, README), so that a step grown by half is named at the end. A step
-# over its budget is a warning, not a failure.
+# all, harness/timings.md), so that a step grown by half is named at the
+# end. A step over its budget is a warning, not a failure.
 declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=60
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
 	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
