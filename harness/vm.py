@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Boot a test kernel under QEMU/TCG and run one job inside it.
 
-The guest uses the host's root filesystem read-only over virtio-9p (no
-image), gets writable tmpfs for /tmp, /run, /var/tmp and /root, and a
-read-write 9p share of the results folder at /run/results. NICs are
+The guest's root is in RAM: an initramfs harness/initramfs.py builds from
+the host's own packages, the checkout and the tests of the applied tree
+(cached, rebuilt when an input changes), so that it survives a system
+suspend. The results folder is a read-write virtio-9p share at
+/run/results; 9p cannot freeze, so a test that suspends the system
+unmounts it first and unbinds its device (lib.sh's host_share_detach). NICs are
 `-device e1000e` wired in pairs (nic0+nic1, nic2+nic3, ...), each NIC
 behind a PCIe root port of its own (rpN, bus N+1 in the guest), as an
 add-in card sits, so that AER errors injected into a NIC reach the guest's
@@ -17,11 +20,11 @@ mirred redirect each way (--tap-join mirred) or a bridge (bridge). The taps
 live in a network namespace of their own that QEMU is started in (unshare
 --net, so it has no name and nothing in it has an address): it holds
 nothing but lo and the wire, and it goes away with QEMU whatever ends it.
-QEMU gets SIGKILL if vm.py dies first. Only the tap wire passes TSO on as
-TCP segments (the host kernel segments it); on a hub QEMU 7.2 turns a TSO
-packet into IPv4 fragments and corrupts IPv6. A QMP socket allows
-`set_link`, switching trace events and injecting AER errors
-(`pcie_aer_inject_error`); the guest reaches it through its second serial
+QEMU gets SIGKILL if vm.py dies first. On the tap wire the host kernel
+segments a TSO packet; on a hub QEMU 10.0 does (7.2 made IPv4 fragments of
+it and corrupted IPv6). A QMP socket allows `set_link`, switching trace
+events, injecting AER errors (`pcie_aer_inject_error`) and waking the guest
+from S3 (`system_wakeup`); the guest reaches it through its second serial
 port (`harness/guest/hostctl`).
 
 QEMU's trace events (the log backend, Debian's build) go to
@@ -181,6 +184,21 @@ def aer_inject(qmp_path, words):
         raise ValueError(" ".join(out.split()) or "no reply from the monitor")
 
 
+def wakeup(qmp_path, f, lock):
+    """Wake the guest: QMP system_wakeup, for S3 (QEMU refuses it while the
+    guest runs), and a line on ttyS1 ("wakeup"), an interrupt that wakes
+    s2idle when the guest holds the port open with its wakeup enabled.
+    QEMU's RTC alarm wakes S3 only: it sets no ACPI RTC event while the
+    guest runs, so nothing wakes s2idle from it."""
+    try:
+        qmp_command(qmp_path, "system_wakeup")
+    except (OSError, RuntimeError):
+        pass
+    with lock:
+        f.write("wakeup\n")
+        f.flush()
+
+
 def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
     """Serve requests the guest writes to ttyS1, one per line."""
     for _ in range(100):
@@ -193,28 +211,40 @@ def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
     else:
         return
     f = s.makefile("rw")
+    lock = threading.Lock()
     while not stop.is_set():
         line = f.readline()
         if not line:
             return
         words = line.split()
-        try:
-            if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
-                qmp_command(qmp_path, "set_link",
-                            {"name": words[1], "up": words[2] == "on"})
-                f.write("ok\n")
-            elif words == ["cputime"]:
-                f.write("ok %d\n" % qemu_cpu_ns(pid))
-            elif words[:1] == ["trace"]:
-                f.write("ok %d\n" % trace_set(qmp_path, trace_path, words))
-            elif words[:1] == ["aer"]:
-                aer_inject(qmp_path, words)
-                f.write("ok\n")
-            else:
-                f.write("error: unknown request\n")
-        except (OSError, RuntimeError, ValueError) as e:
-            f.write("error: %s\n" % e)
-        f.flush()
+        with lock:
+            hostctl_reply(f, words, qmp_path, trace_path, pid, lock)
+
+
+def hostctl_reply(f, words, qmp_path, trace_path, pid, lock):
+    """One request's reply ("ok ...", or "error: ...")"""
+    try:
+        if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
+            qmp_command(qmp_path, "set_link",
+                        {"name": words[1], "up": words[2] == "on"})
+            f.write("ok\n")
+        elif words == ["cputime"]:
+            f.write("ok %d\n" % qemu_cpu_ns(pid))
+        elif words[:1] == ["trace"]:
+            f.write("ok %d\n" % trace_set(qmp_path, trace_path, words))
+        elif len(words) == 2 and words[0] == "wakeup" and words[1].isdigit() \
+                and 1 <= int(words[1]) <= 60:
+            # a guest in S3 cannot ask; the request comes before it sleeps
+            threading.Timer(int(words[1]), wakeup, args=(qmp_path, f, lock)).start()
+            f.write("ok\n")
+        elif words[:1] == ["aer"]:
+            aer_inject(qmp_path, words)
+            f.write("ok\n")
+        else:
+            f.write("error: unknown request\n")
+    except (OSError, RuntimeError, ValueError) as e:
+        f.write("error: %s\n" % e)
+    f.flush()
 
 
 def sample_cpu(pid, stop, out):
@@ -277,16 +307,14 @@ def wire_args(a):
                   "unshare", "--net", "--", "sh", "-c", TAP_SETUP, "sh", "--"]
 
 
-def qemu_args(a, kernel, res, sockdir):
+def qemu_args(a, kernel, initrd, res, sockdir):
     # no_timer_check: on a loaded host, TCG's timer interrupt can come too
     # late for the IO-APIC timer check, which then panics at 0.000 s ("IO-APIC
     # + timer doesn't work!", seen with three other guests and builds beside
     # the boot); virtual machines commonly boot with it
     cmdline = ("console=ttyS0 loglevel=5 log_buf_len=4M panic=-1 mitigations=off "
-               "no_timer_check root=/dev/root rootfstype=9p "
-               "rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro "
-               "init=%s/harness/guest/init.sh I82574_TOP=%s I82574_BUILD=%s %s"
-               % (TOP, TOP, BUILD, a.append))
+               "no_timer_check rdinit=/init I82574_TOP=%s I82574_BUILD=%s %s"
+               % (TOP, BUILD, a.append))
     # la57=off: with 5-level paging, a timer interrupt that lands while
     # identify_cpu() has boot_cpu_data's feature words cleared makes KASAN
     # take a direct-map address for a wild one (seen at 0.003 s on the
@@ -305,22 +333,14 @@ def qemu_args(a, kernel, res, sockdir):
             "-M", "q35"] + accel + [
             "-cpu", "max,la57=off", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
-            "-kernel", kernel, "-append", cmdline,
+            "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
             # the log backend's output: trace events only (no -d mask)
             "-D", os.path.join(res, TRACE_LOG),
             "-serial", "stdio",
             "-serial", "unix:%s/ctl.sock,server=on,wait=off" % sockdir,
             "-qmp", "unix:%s/qmp.sock,server=on,wait=off" % sockdir,
-            "-fsdev", "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap",
-            "-device", "virtio-9p-pci,fsdev=root,mount_tag=/dev/root",
             "-fsdev", "local,id=res,path=%s,security_model=none" % res,
-            "-device", "virtio-9p-pci,fsdev=res,mount_tag=results",
-            # The checkout and the build tree again, mounted at their own
-            # paths after the guest's tmpfs mounts, which may cover them.
-            "-fsdev", "local,id=top,path=%s,security_model=none,readonly=on" % TOP,
-            "-device", "virtio-9p-pci,fsdev=top,mount_tag=top",
-            "-fsdev", "local,id=build,path=%s,security_model=none,readonly=on" % BUILD,
-            "-device", "virtio-9p-pci,fsdev=build,mount_tag=build"]
+            "-device", "virtio-9p-pci,fsdev=res,mount_tag=results"]
     nets, wrap = wire_args(a)
     for i in range(a.nics):
         hub = i // 2
@@ -447,6 +467,12 @@ def main():
     if a.nics % 2:
         sys.exit("vm: --nics must be even (NICs are wired in pairs)")
 
+    built = subprocess.run([os.path.join(TOP, "harness", "initramfs.py")],
+                           stdout=subprocess.PIPE, text=True)
+    if built.returncode:
+        sys.exit("vm: no guest root (harness/initramfs.py failed)")
+    initrd = built.stdout.strip()
+
     res = os.path.abspath(a.results)
     shutil.rmtree(res, ignore_errors=True)
     os.makedirs(res)
@@ -458,7 +484,7 @@ def main():
 
     log_path = os.path.join(res, "console.log")
     t0 = time.time()
-    proc = subprocess.Popen(qemu_args(a, kernel, res, sockdir), stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(qemu_args(a, kernel, initrd, res, sockdir), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             preexec_fn=pdeathsig)
     stop = threading.Event()

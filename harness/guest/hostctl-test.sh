@@ -8,7 +8,7 @@
 # And QEMU's trace events through hostctl trace -> QMP trace-event-set-state:
 # a window around register writes holds their lines and only the events
 # named, nothing is logged once they are off, and bad requests are refused
-# without switching anything.
+# without switching anything. And hostctl wakeup takes only 1 to 60 s.
 TREE=${BUILD:-$(dirname "$0")/../../build}/linux
 SEL=$TREE/tools/testing/selftests/drivers/net/i82574
 . "$SEL/lib.sh"
@@ -20,7 +20,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 6
+ktap_set_plan 7
 nic_bind "$DRIVER" 2 3 || ktap_exit_fail_msg "cannot bind NICs 2 and 3 to $DRIVER"
 a=$(nic_ifname 2) b=$(nic_ifname 3)
 ip link set "$a" up && ip link set "$b" up
@@ -145,9 +145,26 @@ refused()
 	return $rc
 }
 
+# wakeup_requests: hostctl wakeup takes 1 to 60 seconds and nothing else
+# (usage, exit 2, nothing sent); a good one is accepted (the guest is not
+# suspended, so the host's system_wakeup later changes nothing)
+wakeup_requests()
+{
+	local rc=0 w
+
+	for w in 0 61 100 -1 1s ''; do
+		# shellcheck disable=SC2086
+		"$HOSTCTL" wakeup $w 2>/dev/null
+		[ $? -eq 2 ] || { ktap_print_msg "wakeup '$w' not refused"; rc=1; }
+	done
+	"$HOSTCTL" wakeup 1 || { ktap_print_msg "wakeup 1 refused"; rc=1; }
+	return $rc
+}
+
 ktap_test_result "trace on/off around RCTL writes: their lines, no other event's" traced
 ktap_test_result "trace off: the same writes log nothing" untraced
 ktap_test_result "bad trace requests are refused and switch nothing on" refused
+ktap_test_result "wakeup: 1 to 60 seconds accepted, anything else refused" wakeup_requests
 
 ip link set "$a" down
 ip link set "$b" down

@@ -11,11 +11,14 @@
 # in the guest meanwhile, each of which costs 0.4-0.7 s on the debug kernel).
 # Exits 1 when a program exited other than 0 or 4 (KSFT_SKIP), timed out,
 # or its results could not be written; 0 otherwise. harness/ktap.py reads
-# the cases. RESULTS (default /run/results) is for the harness self-test.
+# the cases. A program's files are written in the guest's RAM and copied
+# to RESULTS (default /run/results) when it ends: a test that suspends the
+# system unmounts that share meanwhile (9p cannot freeze).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${BUILD:-$TOP/build}/linux
 export RESULTS=${RESULTS:-/run/results}
 mkdir -p "$RESULTS/ktap" || exit 1
+LIVE=$(mktemp -d) || exit 1
 failed=()
 
 # processes: how many the guest has started since boot, in $PROCS
@@ -72,20 +75,21 @@ for spec in "$@"; do
 	echo "# I82574-HARNESS: running $spec"
 	processes
 	p0=$PROCS
-	: > "$RESULTS/ktap/$name.tap"
-	rm -f "$RESULTS/ktap/$name.rc"
-	case_times "$RESULTS/ktap/$name.tap" "$RESULTS/ktap/$name.rc" \
-		> "$RESULTS/ktap/$name.cases" &
+	out=$LIVE/$name
+	: > "$out.tap"
+	rm -f "$out.rc" "$RESULTS/ktap/$name.rc"
+	case_times "$out.tap" "$out.rc" > "$out.cases" &
 	timer=$!
 	(cd "$dir" && env "${vars[@]}" timeout -k 10 "${limit:-300}" "./$(basename "$path")") \
-		> "$RESULTS/ktap/$name.tap" 2>&1
+		> "$out.tap" 2>&1
 	rc=$?
 	# (case_times waits for the .rc file)
-	echo $rc > "$RESULTS/ktap/$name.rc" || { rc=1; kill $timer; }
-	case $rc in 0|4) ;; *) failed+=("$spec") ;; esac
+	echo $rc > "$out.rc" || { rc=1; kill $timer; }
 	wait $timer
+	cp "$out.tap" "$out.cases" "$out.rc" "$RESULTS/ktap/" || rc=1
+	case $rc in 0|4) ;; *) failed+=("$spec") ;; esac
 	processes
-	sed 's/^/  /' "$RESULTS/ktap/$name.tap"
+	sed 's/^/  /' "$out.tap"
 	echo "# I82574-HARNESS: $spec exit $rc, $((PROCS - p0)) processes"
 done
 [ ${#failed[@]} -eq 0 ] && exit 0

@@ -284,7 +284,6 @@ void i82574_pm_exit(struct i82574_dev *priv);
 int i82574_pm_get(struct i82574_dev *priv);
 void i82574_pm_stop(struct i82574_dev *priv);
 void i82574_pm_restart(struct i82574_dev *priv);
-int i82574_pm_test_cycle(struct i82574_dev *priv);
 void i82574_pm_put(struct i82574_dev *priv);
 
 /* i82574_ethtool.c */

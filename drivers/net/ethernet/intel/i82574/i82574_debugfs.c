@@ -2,9 +2,6 @@
 /*
  * Test hooks. Per device, in /sys/kernel/debug/i82574/<pci name>/:
  *
- *  pm_sleep		write anything: one system suspend and resume of
- *			this device alone (i82574_pm_test_cycle()), with
- *			CONFIG_PM_SLEEP
  *  fail_slot_reset	a bool: while Y, PCIe error recovery fails in this
  *			driver's slot_reset, as if the function could not be
  *			enabled again (the failure path of i82574_err.c)
@@ -25,22 +22,6 @@
 #include "i82574.h"
 
 static struct dentry *i82574_dbg_root;
-
-static ssize_t i82574_pm_sleep_write(struct file *file,
-				     const char __user *buf, size_t count,
-				     loff_t *ppos)
-{
-	int err = i82574_pm_test_cycle(file->private_data);
-
-	return err ? err : count;
-}
-
-static const struct file_operations i82574_pm_sleep_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= i82574_pm_sleep_write,
-	.llseek	= noop_llseek,
-};
 
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 
@@ -95,9 +76,6 @@ void i82574_debugfs_add(struct i82574_dev *priv)
 {
 	priv->dbg_dir = debugfs_create_dir(pci_name(priv->pdev),
 					   i82574_dbg_root);
-	if (IS_ENABLED(CONFIG_PM_SLEEP))
-		debugfs_create_file("pm_sleep", 0200, priv->dbg_dir, priv,
-				    &i82574_pm_sleep_fops);
 	debugfs_create_bool("fail_slot_reset", 0600, priv->dbg_dir,
 			    &priv->fail_slot_reset);
 	i82574_debugfs_add_faults(priv);

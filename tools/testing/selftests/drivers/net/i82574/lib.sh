@@ -686,3 +686,135 @@ reg_trace_restore_others()
 	done
 	REG_TRACE_IDLED=()
 }
+
+# System sleep through the PM core. The harness guest runs from RAM, but
+# its results folder is a virtio-9p share, and 9p cannot freeze: after a
+# resume its device is reset with no queues, and the next access hangs. So
+# a sleep unmounts the share and unbinds its PCI device first, and binds
+# and mounts it again after. Nothing may hold a file of it open meanwhile
+# (harness/guest/run-tests.sh keeps a program's output in RAM).
+HOST_SHARE=/run/results
+HOST_SHARE_PCI=
+SLEEP_WAKE_SECS=${SLEEP_WAKE_SECS:-2}
+SLEEP_SAVED_TEST=
+SLEEP_SAVED_DELAY=
+
+# host_share_find: the PCI address of the share's virtio device, in
+# HOST_SHARE_PCI (the tag file holds "results" and a NUL)
+host_share_find()
+{
+	local d tag
+
+	[ -n "$HOST_SHARE_PCI" ] && return 0
+	for d in /sys/bus/virtio/devices/*; do
+		[ -r "$d/mount_tag" ] || continue
+		IFS= read -r -d '' tag < "$d/mount_tag"
+		[ "$tag" = results ] || continue
+		d=$(cd -P "$d/.." && pwd) || return 1
+		HOST_SHARE_PCI=${d##*/}
+		return 0
+	done
+	return 1
+}
+
+host_share_detach()
+{
+	local left
+
+	host_share_find || { echo "# no virtio device for $HOST_SHARE" >&2; return 1; }
+	umount "$HOST_SHARE" || return 1
+	# the unbind would wait for ever while any mount namespace still has
+	# the share (a private copy, not a slave of this one)
+	left=$(grep -l ' - 9p results ' /proc/[0-9]*/mountinfo 2>/dev/null)
+	if [ -n "$left" ]; then
+		echo "# $HOST_SHARE still mounted for ${left//$'\n'/ }" >&2
+		host_share_attach
+		return 1
+	fi
+	echo "$HOST_SHARE_PCI" > /sys/bus/pci/drivers/virtio-pci/unbind
+}
+
+host_share_attach()
+{
+	[ -e "/sys/bus/pci/drivers/virtio-pci/$HOST_SHARE_PCI" ] ||
+		echo "$HOST_SHARE_PCI" > /sys/bus/pci/drivers/virtio-pci/bind || return 1
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results "$HOST_SHARE"
+}
+
+# sleep_states: what /sys/power/state and mem_sleep offer, in SLEEP_STATES
+# (e.g. "freeze mem"), SLEEP_MEM ("deep" when mem is S3, else "s2idle")
+# and SLEEP_FULL (mem if offered, else freeze)
+sleep_states()
+{
+	rd /sys/power/state || return 1
+	SLEEP_STATES=$RD
+	SLEEP_FULL=freeze
+	[[ " $RD " == *" mem "* ]] && SLEEP_FULL=mem
+	SLEEP_MEM=s2idle
+	rd /sys/power/mem_sleep && [[ $RD == *deep* ]] && SLEEP_MEM=deep
+	return 0
+}
+
+# sleep_test LEVEL: set /sys/power/pm_test to LEVEL (none: a real sleep)
+# with no wait at the level; the first call saves what cleanup restores
+sleep_test()
+{
+	local p=/sys/module/suspend/parameters/pm_test_delay
+
+	if [ -z "$SLEEP_SAVED_TEST" ]; then
+		rd /sys/power/pm_test || return 1
+		SLEEP_SAVED_TEST=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<< "$RD")
+		rd "$p" && SLEEP_SAVED_DELAY=$RD
+	fi
+	echo 0 > "$p" && echo "$1" > /sys/power/pm_test
+}
+
+# sleep_restore: pm_test and its delay as they were
+sleep_restore()
+{
+	[ -n "$SLEEP_SAVED_TEST" ] && echo "$SLEEP_SAVED_TEST" > /sys/power/pm_test
+	[ -n "$SLEEP_SAVED_DELAY" ] &&
+		echo "$SLEEP_SAVED_DELAY" > /sys/module/suspend/parameters/pm_test_delay
+	SLEEP_SAVED_TEST= SLEEP_SAVED_DELAY=
+}
+
+# system_sleep STATE [LEVEL [WAKE]]: one suspend of the whole system to
+# STATE (freeze or mem; mem_sleep says whether mem is s2idle or S3) at
+# pm_test LEVEL (default none). A real sleep is woken by WAKE: rtc (the
+# CMOS RTC's alarm, SLEEP_WAKE_SECS later; QEMU's RTC wakes S3 only) or
+# host (hostctl wakeup: SLEEP_WAKE_SECS later the host sends QEMU's
+# system_wakeup, which wakes S3, and a line on ttyS1, whose interrupt
+# wakes s2idle: the port is held open with its wakeup enabled meanwhile).
+# Returns the write's status; SLEEP_MS is how long the write took.
+system_sleep()
+{
+	local level=${2:-none} wake=${3:-rtc} alarm=/sys/class/rtc/rtc0/wakealarm
+	local tty=/sys/class/tty/ttyS1/power/wakeup rc= t0 fd line was
+
+	sleep_test "$level" || return 1
+	if [ "$level" = none ] && [ "$wake" = rtc ]; then
+		echo 0 > "$alarm" && echo "+$SLEEP_WAKE_SECS" > "$alarm" || return 1
+	fi
+	host_share_detach || return 1
+	if [ "$level" = none ] && [ "$wake" = host ]; then
+		rd "$tty" && was=$RD && echo enabled > "$tty" &&
+			exec {fd}<> /dev/ttyS1 &&
+			"$REG_TRACE_HOSTCTL" wakeup "$SLEEP_WAKE_SECS" > /dev/null || rc=1
+	fi
+	# on the console (a warning's level), where a hang is seen
+	echo "<4>i82574-selftest: sleep $1 pm_test $level wake $wake" > /dev/kmsg
+	t0=$EPOCHREALTIME
+	[ -n "$rc" ] || { echo "$1" > /sys/power/state; rc=$?; }
+	SLEEP_MS=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
+	echo "<4>i82574-selftest: awake, status $rc after $SLEEP_MS ms" > /dev/kmsg
+	if [ -n "${fd:-}" ]; then
+		# the host's line, so that the next hostctl reads its own reply
+		read -r -t $((SLEEP_WAKE_SECS + 10)) -u "$fd" line || rc=1
+		[ "$line" = wakeup ] || rc=1
+		exec {fd}<&-
+		echo "$was" > "$tty"
+	fi
+	host_share_attach || rc=1
+	[ "$level" = none ] && [ "$wake" = rtc ] && echo 0 > "$alarm"
+	return $rc
+}

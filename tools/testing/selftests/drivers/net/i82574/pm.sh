@@ -19,19 +19,23 @@
 #    trace shows a MAC reset and the wake-up registers), iperf3 completes,
 #    traffic flows after, and every setting changed before (ring sizes,
 #    RSS table and key, coalescing, MTU, promisc, a multicast address, the
-#    TX queue's dispatch_limit and BQL limit_max) reads back the same.
-# A system suspend here is NIC 0's alone: the driver's debugfs pm_sleep
-# runs the PCI bus's prepare/suspend/resume/complete callbacks as pm_test
-# "devices" does. A whole-system cycle (echo mem > /sys/power/state) kills
-# the harness guest: virtio resets its devices at resume and 9p, the root
-# file system, cannot restore its queues. PM_SYSTEM=1 uses it all the
-# same (pm_test "devices"), where the root survives. The other NICs'
-# interfaces are down for the trace windows: QEMU's e1000e events do not
-# say which NIC wrote. DRIVER=e1000e runs what applies: e1000e has no
-# pm_sleep hook (its suspend cases skip unless PM_SYSTEM=1), offers no WoL
-# here (it needs PME, which the model's PM capability lacks), runtime
-# suspends on link loss rather than at ip link set down, and has no
-# ethtool -x or dispatch_limit.
+#    TX queue's dispatch_limit and BQL limit_max) reads back the same;
+#  - the PM core's test levels (pm_test devices, platform, processors,
+#    core) and full sleeps (s2idle woken by a serial port's interrupt, as
+#    QEMU's RTC wakes S3 only; S3, when the machine offers it, woken by the
+#    RTC alarm and by QEMU's system_wakeup), each with iperf3 and pktgen
+#    running and dispatch_limit set: iperf3 completes, pktgen's run ends
+#    (the freezer's signal stops it), every TX queue drains (BQL inflight
+#    0), traffic flows after.
+# Every suspend is the whole system's, through /sys/power/state
+# (lib.sh's system_sleep); a full one is mem, S3 where mem_sleep offers
+# "deep". The NICs other than those under test are unbound for the run:
+# QEMU's e1000e events do not say which NIC wrote, and a suspend runs
+# every bound driver's callbacks. DRIVER=e1000e runs the same suspends;
+# the Wake-on-LAN cases are i82574's (e1000e leaves WUC/WUFC armed after
+# the resume and does not power the PHY up for wol g with the interface
+# down); e1000e runtime suspends on link loss rather than at ip link set
+# down, and has no ethtool -x or dispatch_limit.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -45,17 +49,19 @@ PME_EN=0x2
 MPE=0x10
 BMCR=0x0
 PDOWN=0x800
-PM_SYSTEM=${PM_SYSTEM:-0}
 DL_OK=0
-PM_STATE=
+SLEEP_STATE=
+PKTGEN_COUNT=${PKTGEN_COUNT:-2000000}
+PKTGEN_DST=198.18.0.99
 IPERF_SECS=${IPERF_SECS:-4}
 MCAST=01:00:5e:01:02:03
 declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
-SAVED_PM_TEST= SAVED_DELAY= SAVED_CONTROL=
+SAVED_CONTROL=
+declare -A OTHERS=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 20
+ktap_set_plan 27
 
 # note TEXT: a KTAP diagnostic, TEXT as it is
 note()
@@ -68,10 +74,9 @@ cleanup()
 	local i
 
 	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	[ -e /proc/net/pktgen/pgctrl ] && pktgen_clear
 	wire_cleanup
-	[ -n "$SAVED_PM_TEST" ] && echo "$SAVED_PM_TEST" > /sys/power/pm_test
-	[ -n "$SAVED_DELAY" ] &&
-		echo "$SAVED_DELAY" > /sys/module/suspend/parameters/pm_test_delay
+	sleep_restore
 	nic_dev 0
 	[ -n "$SAVED_CONTROL" ] && echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
 	# bound to $DRIVER afresh (every setting at its default), down, as
@@ -82,43 +87,42 @@ cleanup()
 			echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind"
 	done
 	nic_bind "$DRIVER" 0 1
-	reg_trace_restore_others
+	others_rebind
 }
 trap cleanup EXIT
 
-# pm_prepare: how sleep_cycle suspends NIC 0: its pm_sleep hook, or with
-# PM_SYSTEM=1 the whole system, with pm_test at "devices" without its 5 s
-# wait (PM_STATE: mem if offered, else freeze)
-pm_prepare()
+# others_unbind N...: unbind every NIC but N... from its driver (kept in
+# OTHERS for others_rebind)
+others_unbind()
 {
-	local t
+	local i keep=" $* " drv
 
-	PM_HOOK=/sys/kernel/debug/$DRIVER/$(nic_bdf 0)/pm_sleep
-	if [ "$PM_SYSTEM" != 1 ]; then
-		[ -e "$PM_HOOK" ]
-		return
-	fi
-	rd /sys/power/pm_test || return 1
-	SAVED_PM_TEST=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<< "$RD")
-	rd /sys/module/suspend/parameters/pm_test_delay && SAVED_DELAY=$RD
-	echo 0 > /sys/module/suspend/parameters/pm_test_delay || return 1
-	echo devices > /sys/power/pm_test || return 1
-	rd /sys/power/state || return 1
-	for t in mem freeze; do
-		[[ " $RD " == *" $t "* ]] && { PM_STATE=$t; break; }
+	for ((i = 0; ; i++)); do
+		nic_dev "$i"
+		[ -e "$NIC_DEV" ] || break
+		[[ $keep == *" $i "* ]] && continue
+		[ -e "$NIC_DEV/driver" ] || continue
+		wait_for 100 nic_home "$i" || return 1
+		drv=$(cd -P "$NIC_DEV/driver" && pwd) || return 1
+		OTHERS[$i]=${drv##*/}
+		echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind" || return 1
 	done
-	[ -n "$PM_STATE" ]
 }
 
-# sleep_cycle: one suspend and resume of NIC 0 (pm_sleep), or of the
-# system (pm_test: no actual sleep)
+others_rebind()
+{
+	local i
+
+	for i in "${!OTHERS[@]}"; do
+		nic_bind "${OTHERS[$i]}" "$i"
+	done
+	OTHERS=()
+}
+
+# sleep_cycle: one full system suspend and resume (mem), woken by the RTC
 sleep_cycle()
 {
-	if [ "$PM_SYSTEM" = 1 ]; then
-		echo "$PM_STATE" > /sys/power/state
-	else
-		echo 1 > "$PM_HOOK"
-	fi
+	system_sleep "$SLEEP_STATE"
 }
 
 # traced_sleep: sleep_cycle inside a register trace window; the window's
@@ -360,13 +364,12 @@ snapshot()
 	out=$(ethtool -g "$IF_A" 2>&1)
 	squash "s[ring]" "${out#*Current hardware settings:}"
 	squash "s[rss]" "$(ethtool -x "$IF_A" 2>&1)"
+	# (e1000e has no tx-usecs)
 	out=$(ethtool -c "$IF_A" 2>&1)
-	re='Adaptive RX:[[:space:]]*([a-z/]+)[[:space:]]+TX:[[:space:]]*([a-z/]+)'
-	re+='.*rx-usecs:[[:space:]]*([0-9]+).*tx-usecs:[[:space:]]*([0-9]+)'
-	if [[ $out =~ $re ]]; then
-		s[coal]="adaptive ${BASH_REMATCH[1]}/${BASH_REMATCH[2]}"
-		s[coal]+=" rx-usecs ${BASH_REMATCH[3]} tx-usecs ${BASH_REMATCH[4]}"
-	fi
+	for re in 'Adaptive RX:[[:space:]]*[a-z/]+[[:space:]]+TX:[[:space:]]*[a-z/]+' \
+		  'rx-usecs:[[:space:]]*[0-9]+' 'tx-usecs:[[:space:]]*[0-9]+'; do
+		[[ $out =~ $re ]] && squash "s[coal]" "${s[coal]:-} ${BASH_REMATCH[0]}"
+	done
 	out=$(ip -d -o link show dev "$IF_A")
 	[[ $out =~ (mtu [0-9]+) ]] && s[mtu]=${BASH_REMATCH[1]}
 	[[ $out =~ (promiscuity [0-9]+) ]] && s[promisc]=${BASH_REMATCH[1]}
@@ -443,7 +446,8 @@ iperf_across()
 	ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
 		--pidfile /tmp/iperf3-pm-$$.pid || return 1
 	wait_for 30 test -s /tmp/iperf3-pm-$$.pid
-	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > "${RESULTS:-/tmp}/pm-iperf3.json" &
+	# (not in $RESULTS: the sleep unmounts it)
+	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > /tmp/pm-iperf3.json &
 	pid=$!
 	nap 1
 	traced_sleep
@@ -452,9 +456,9 @@ iperf_across()
 	rc=$?
 	wait_for 50 test ! -e /tmp/iperf3-pm-$$.pid
 	note "iperf3 across the cycle: rc $rc," \
-	     "$(json_get "${RESULTS:-/tmp}/pm-iperf3.json" \
+	     "$(json_get /tmp/pm-iperf3.json \
 		'round(j["end"]["sum_received"]["bytes"] / 1e6, 1)' 2>/dev/null) MB"
-	[ $rc -eq 0 ] && ! grep -q '"error"' "${RESULTS:-/tmp}/pm-iperf3.json"
+	[ $rc -eq 0 ] && ! grep -q '"error"' /tmp/pm-iperf3.json
 }
 
 # traffic_after: carrier back on both ends, ping and a short iperf3 run
@@ -467,32 +471,84 @@ traffic_after()
 	iperf3_run pm-after -t 1
 }
 
+# pktgen_start: a pktgen run of PKTGEN_COUNT frames from IF_A to the peer,
+# started in the background (PKTGEN_PID)
+pktgen_start()
+{
+	local mac c
+
+	mac=$(ip -n "$PEER_NS" -o link show dev "$IF_B") || return 1
+	[[ $mac =~ link/ether\ ([0-9a-f:]+) ]] || return 1
+	mac=${BASH_REMATCH[1]}
+	pktgen_clear || return 1
+	echo "add_device $IF_A" > /proc/net/pktgen/kpktgend_0 || return 1
+	for c in "count $PKTGEN_COUNT" "pkt_size 60" "delay 0" "dst $PKTGEN_DST" \
+		 "dst_mac $mac"; do
+		echo "$c" > "/proc/net/pktgen/$IF_A" || return 1
+	done
+	pktgen_go "$IF_A" &
+	PKTGEN_PID=$!
+}
+
+# drained: every TX queue of IF_A has nothing in flight (BQL)
+drained()
+{
+	local q
+
+	for q in /sys/class/net/"$IF_A"/queues/tx-*; do
+		rd "$q/byte_queue_limits/inflight" && [ "$RD" = 0 ] || return 1
+	done
+}
+
+# sleep_loaded STATE LEVEL WAKE: system_sleep STATE LEVEL WAKE with iperf3
+# and pktgen running on the wire: iperf3 completes without error,
+# pktgen's run ends (stopped by the freezer or done), every TX queue
+# drains, and ping and iperf3 work after
+sleep_loaded()
+{
+	local ipid rc ok=0
+
+	ip netns exec "$PEER_NS" iperf3 -s -1 -D -B "$IP4_B" \
+		--pidfile /tmp/iperf3-pm-$$.pid || return 1
+	wait_for 30 test -s /tmp/iperf3-pm-$$.pid
+	iperf3 -c "$IP4_B" -t "$IPERF_SECS" -J > /tmp/pm-load.json &
+	ipid=$!
+	nap 1
+	pktgen_start || { kill $ipid; return 1; }
+	nap 0.5
+	system_sleep "$1" "$2" "$3"
+	rc=$?
+	note "$1 at pm_test $2 (wake $3): write returned $rc after $SLEEP_MS ms"
+	wait $ipid && ! grep -q '"error"' /tmp/pm-load.json && ok=$((ok + 1))
+	wait $PKTGEN_PID && ok=$((ok + 1))
+	wait_for 50 test ! -e /tmp/iperf3-pm-$$.pid
+	note "iperf3 $( ((ok > 0)) && echo completed || echo failed)," \
+	     "pktgen: $(sed -n 's/^Result: //p' "/proc/net/pktgen/$IF_A")"
+	wait_for 100 drained || { note "a TX queue still has bytes in flight"; return 1; }
+	pktgen_clear
+	[ $rc = 0 ] && [ $ok = 2 ] && traffic_after
+}
+
 nic_reclaim 0
+others_unbind 0 || ktap_exit_fail_msg "cannot unbind the other NICs"
 nic_bind "$DRIVER" 0 || ktap_exit_fail_msg "cannot bind NIC 0 to $DRIVER"
-if pm_prepare; then
-	CAN_SLEEP=1
-else
-	CAN_SLEEP=0
-	note "no $PM_HOOK (PM_SYSTEM=1: a whole-system pm_test cycle)"
-fi
-reg_trace_idle_others 0 1 || ktap_exit_fail_msg "cannot set the other NICs down"
+sleep_states || ktap_exit_fail_msg "no /sys/power/state"
+SLEEP_STATE=$SLEEP_FULL
 IFN=$(nic_ifname 0)
 ip link set "$IFN" up
-if [ "$PM_SYSTEM" = 1 ]; then
-	note "$DRIVER, NIC 0 ($IFN); sleep: system, $PM_STATE, pm_test devices"
-else
-	note "$DRIVER, NIC 0 ($IFN); sleep: $PM_HOOK"
-fi
+note "$DRIVER, NIC 0 ($IFN); sleep states: $SLEEP_STATES; mem is $SLEEP_MEM"
 
-# Wake-on-LAN, NIC 0 alone
+# Wake-on-LAN, NIC 0 alone. The cases hold i82574's programming (e1000e
+# leaves WUC and WUFC armed after the resume, and offers WoL here only as
+# the PCI core last found the device's wake-up capability).
 WOL_MODES=(g u m b d)
-if ! wol_supported "$IFN" gumb; then
+if [ "$DRIVER" != i82574 ]; then
+	for m in "${WOL_MODES[@]}"; do
+		ktap_test_skip "$DRIVER: wol $m (the cases hold i82574's programming)"
+	done
+elif ! wol_supported "$IFN" gumb; then
 	for m in "${WOL_MODES[@]}"; do
 		ktap_test_skip "$DRIVER: wol $m (the device reports no such WoL support)"
-	done
-elif [ $CAN_SLEEP = 0 ]; then
-	for m in "${WOL_MODES[@]}"; do
-		ktap_test_skip "$DRIVER: wol $m (no per-device suspend hook)"
 	done
 else
 	wol_window || ktap_exit_fail_msg "the traced Wake-on-LAN sleep cycles failed"
@@ -504,23 +560,23 @@ else
 			wol_case "$m" "$next"
 	done
 fi
-if wol_supported "$IFN" g; then
+if [ "$DRIVER" = i82574 ] && wol_supported "$IFN" g; then
 	ktap_test_result "$DRIVER: unsupported WoL modes refused, setting unchanged" \
 		wol_refused
-else
-	ktap_test_skip "$DRIVER: unsupported WoL modes refused (no WoL support)"
-fi
-
-if [ $CAN_SLEEP = 1 ] && wol_supported "$IFN" g; then
 	ktap_test_result "$DRIVER: wol g with the interface down: the suspend powers the PHY up" \
 		wol_down_phy
+elif [ "$DRIVER" != i82574 ]; then
+	ktap_test_skip "$DRIVER: unsupported WoL modes refused (i82574's cases)"
+	ktap_test_skip "$DRIVER: wol g with the interface down (i82574's cases)"
 else
-	ktap_test_skip "$DRIVER: wol g with the interface down (no WoL or suspend hook)"
+	ktap_test_skip "$DRIVER: unsupported WoL modes refused (no WoL support)"
+	ktap_test_skip "$DRIVER: wol g with the interface down (no WoL support)"
 fi
 
 # NIC 0 wired to NIC 1
 ip link set "$IFN" down
 wire_setup 0 1 || ktap_exit_fail_msg "cannot wire NIC 0 to NIC 1 on $DRIVER"
+unset 'OTHERS[1]'
 nic_dev 0
 rd "$NIC_DEV/power/control" && SAVED_CONTROL=$RD
 if [ "$DRIVER" = e1000e ]; then
@@ -557,17 +613,11 @@ KEPT_CASES=(
 	"tx-0 BQL limit_max kept:bql"
 )
 for c in "${SLEEP_CASES[@]}"; do
-	if [ $CAN_SLEEP = 0 ]; then
-		ktap_test_skip "$DRIVER: ${c%:*} (no per-device suspend hook)"
-	else
-		ktap_test_result "$DRIVER: ${c%:*}" "${c##*:}"
-	fi
+	ktap_test_result "$DRIVER: ${c%:*}" "${c##*:}"
 done
 snapshot AFTER
 for c in "${KEPT_CASES[@]}"; do
-	if [ $CAN_SLEEP = 0 ]; then
-		ktap_test_skip "$DRIVER: ${c%:*} (no per-device suspend hook)"
-	elif [ "$DRIVER" = e1000e ] && [ "${c##*:}" = rss ]; then
+	if [ "$DRIVER" = e1000e ] && [ "${c##*:}" = rss ]; then
 		ktap_test_skip "$DRIVER: ${c%:*} (no ethtool -x)"
 	elif [ $DL_OK = 0 ] && [ "${c##*:}" = dl ]; then
 		ktap_test_skip "$DRIVER: ${c%:*} (the driver has no dispatch_limit)"
@@ -575,4 +625,26 @@ for c in "${KEPT_CASES[@]}"; do
 		ktap_test_result "$DRIVER: ${c%:*}" setting_kept "${c##*:}" "${c%%:*}"
 	fi
 done
+
+# every level of the PM core's suspend, and full sleeps, under load
+# (dispatch_limit is still 8 on tx-0 from settings_change; every queue)
+for q in /sys/class/net/"$IF_A"/queues/tx-*; do
+	[ $DL_OK = 1 ] && echo 8 > "$q/dispatch_limit"
+done
+LOAD="with iperf3 and pktgen running, dispatch_limit $( ((DL_OK)) && echo 8 || echo unset)"
+for level in devices platform processors core; do
+	ktap_test_result "$DRIVER: $SLEEP_STATE at pm_test $level $LOAD" \
+		sleep_loaded "$SLEEP_STATE" "$level" rtc
+done
+ktap_test_result "$DRIVER: s2idle woken by a serial interrupt $LOAD" \
+	sleep_loaded freeze none host
+if [ "$SLEEP_MEM" = deep ]; then
+	ktap_test_result "$DRIVER: S3 woken by the RTC alarm $LOAD" \
+		sleep_loaded mem none rtc
+	ktap_test_result "$DRIVER: S3 woken by QEMU's system_wakeup $LOAD" \
+		sleep_loaded mem none host
+else
+	ktap_test_skip "$DRIVER: S3 woken by the RTC alarm (mem is $SLEEP_MEM here)"
+	ktap_test_skip "$DRIVER: S3 woken by QEMU's system_wakeup (mem is $SLEEP_MEM here)"
+fi
 ktap_finished
