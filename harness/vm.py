@@ -190,10 +190,7 @@ def wakeup(qmp_path, f, lock):
     s2idle when the guest holds the port open with its wakeup enabled.
     QEMU's RTC alarm wakes S3 only: it sets no ACPI RTC event while the
     guest runs, so nothing wakes s2idle from it."""
-    try:
-        qmp_command(qmp_path, "system_wakeup")
-    except (OSError, RuntimeError):
-        pass
+    wakeup_qmp(qmp_path)
     with lock:
         f.write("wakeup\n")
         f.flush()
@@ -245,6 +242,35 @@ def hostctl_reply(f, words, qmp_path, trace_path, pid, lock):
     except (OSError, RuntimeError, ValueError) as e:
         f.write("error: %s\n" % e)
     f.flush()
+
+
+S3_LIMIT = 60
+
+
+def s3_watch(qmp_path, stop, out):
+    """A guest left in S3 (a wake-up it armed fired before it slept) is
+    woken after S3_LIMIT seconds, and the run fails (out["s3"])."""
+    since = None
+    while not stop.wait(5):
+        try:
+            status = qmp_command(qmp_path, "query-status")["status"]
+        except (OSError, RuntimeError, KeyError):
+            continue
+        if status != "suspended":
+            since = None
+            continue
+        since = since or time.time()
+        if time.time() - since >= S3_LIMIT:
+            out["s3"] = out.get("s3", 0) + 1
+            wakeup_qmp(qmp_path)
+            since = None
+
+
+def wakeup_qmp(qmp_path):
+    try:
+        qmp_command(qmp_path, "system_wakeup")
+    except (OSError, RuntimeError):
+        pass
 
 
 def sample_cpu(pid, stop, out):
@@ -494,6 +520,8 @@ def main():
                            os.path.join(sockdir, "qmp.sock"),
                            os.path.join(res, TRACE_LOG), proc.pid, stop)).start()
     threading.Thread(target=sample_cpu, daemon=True, args=(proc.pid, stop, cpu)).start()
+    threading.Thread(target=s3_watch, daemon=True,
+                     args=(os.path.join(sockdir, "qmp.sock"), stop, cpu)).start()
     timer = threading.Timer(a.timeout, proc.kill)
     timer.start()
     status = None
@@ -526,6 +554,9 @@ def main():
                         " line: %s)" % (proc.returncode, last_line(log_path)))
     elif status != 0:
         problems.append("job exited %d" % status)
+    if cpu.get("s3"):
+        problems.append("guest left in S3 for %d s, woken by the harness %d time(s)"
+                        % (S3_LIMIT, cpu["s3"]))
     splats = scan([log_path, os.path.join(res, "dmesg.txt")])
     if splats:
         problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
