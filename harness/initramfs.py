@@ -12,7 +12,7 @@ after the other):
          files, less documentation and Python's own test suites), every
          shared library their ELF files load (ldd), and a few files of
          /etc. Cached under build/initramfs/ by the installed versions of
-         those packages; rebuilt only when one changes.
+         those packages and this script; rebuilt only when one changes.
   job    the checkout (git ls-files) and, from the applied kernel tree, what
          the tests read (the selftests they run and source, ynl and its
          specs), at the same absolute paths as on the host, and
@@ -51,6 +51,9 @@ SKIP = re.compile(
     r"lib2to3|pydoc_data|unittest/test|ctypes/test|sqlite3/test|"
     r"distutils/tests|config-3\.11-x86_64-linux-gnu)/"
     r"|\.opt-[12]\.pyc$")
+# programs from packages not taken whole: udevadm (udev; upstream's
+# NetdevSimDev runs "udevadm settle")
+EXTRA = ["/usr/bin/udevadm"]
 ETC = ["/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/protocols",
        "/etc/services", "/etc/hosts", "/etc/ld.so.cache", "/etc/ld.so.conf",
        "/etc/mtab", "/usr/lib/locale/C.utf8",
@@ -147,14 +150,14 @@ def libraries(paths):
 
 
 def build_base(img):
-    files = package_files()
+    files = package_files() + EXTRA
     for p in files:
         if os.path.lexists(p) and not os.path.isdir(p) or os.path.islink(p):
             img.add(p)
     for p in libraries(files):
         img.add(p)
     for p in ETC:
-        if os.path.isdir(p):
+        if os.path.isdir(p) and not os.path.islink(p):
             img.add_tree(p)
         elif os.path.lexists(p):
             img.add(p)
@@ -233,7 +236,10 @@ def digest(text):
 def main():
     os.makedirs(OUT, exist_ok=True)
     vers = versions()
-    base = os.path.join(OUT, "base-%s.cpio" % digest(vers + repr((PACKAGES, SKIP.pattern, ETC))))
+    with open(os.path.abspath(__file__)) as f:
+        me = f.read()
+    # the packages' versions and this script (what it takes from them)
+    base = os.path.join(OUT, "base-%s.cpio" % digest(vers + me))
     if not os.path.exists(base):
         img = Image()
         build_base(img)

@@ -64,6 +64,14 @@ SPLAT = re.compile(
     r"|page_pool_release_retry|stack-protector)")
 # a kernel message can start right after the digits on the console
 DONE = re.compile(r"I82574-HARNESS: job exit (\d+)")
+POWER_DOWN = re.compile(r"reboot: Power down")
+# After the machine has been through S3, the guest's ACPI power-off
+# ("reboot: Power down" on the console) no longer stops QEMU (seen with
+# QEMU 10.0.2 and SeaBIOS 1.16.3). Once the job has reported, the harness
+# stops QEMU POWEROFF_GRACE seconds after the power-off message; a guest
+# that never gets that far (a driver's .shutdown hung) fails the run.
+POWEROFF_GRACE = 15
+POWEROFF_LIMIT = 120
 
 
 class QMP:
@@ -242,6 +250,13 @@ def hostctl_reply(f, words, qmp_path, trace_path, pid, lock):
     except (OSError, RuntimeError, ValueError) as e:
         f.write("error: %s\n" % e)
     f.flush()
+
+
+def stop_qemu(proc, halt, how):
+    """Stop a QEMU whose guest is done (see POWEROFF_GRACE)"""
+    if proc.poll() is None:
+        halt["how"] = how
+        proc.kill()
 
 
 S3_LIMIT = 60
@@ -525,6 +540,7 @@ def main():
     timer = threading.Timer(a.timeout, proc.kill)
     timer.start()
     status = None
+    halt = {}
     progress = Progress(a.quiet, t0)
     with open(log_path, "wb") as log:
         for raw in proc.stdout:
@@ -538,6 +554,15 @@ def main():
             m = DONE.search(line)
             if m:
                 status = int(m.group(1))
+                hung = threading.Timer(POWEROFF_LIMIT, stop_qemu, args=(proc, halt, "hung"))
+                hung.daemon = True
+                hung.start()
+            elif status is not None and POWER_DOWN.search(line):
+                hung.cancel()
+                forced = threading.Timer(POWEROFF_GRACE, stop_qemu,
+                                         args=(proc, halt, "forced"))
+                forced.daemon = True
+                forced.start()
     proc.wait()
     cpu_s = round(cpu.get("ns", 0) / 1e9, 1)
     timed_out = not timer.is_alive() and status is None
@@ -554,6 +579,11 @@ def main():
                         " line: %s)" % (proc.returncode, last_line(log_path)))
     elif status != 0:
         problems.append("job exited %d" % status)
+    if halt.get("how") == "hung":
+        problems.append("no power-off %d s after the job's end (a .shutdown hung?)"
+                        % POWEROFF_LIMIT)
+    elif halt.get("how") == "forced":
+        print("vm: the guest powered off but QEMU did not stop; stopped it", file=sys.stderr)
     if cpu.get("s3"):
         problems.append("guest left in S3 for %d s, woken by the harness %d time(s)"
                         % (S3_LIMIT, cpu["s3"]))
@@ -562,6 +592,7 @@ def main():
         problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
     with open(os.path.join(res, "vm.json"), "w") as f:
         json.dump({"kernel": kernel, "wire": a.wire if a.wire == "hub" else "tap-" + a.tap_join,
+                   "qemu_stopped": halt.get("how"),
                    "seconds": round(elapsed, 1), "status": status,
                    "guest_up": progress.up, "qemu_cpu_seconds": cpu_s,
                    "programs": progress.programs,
