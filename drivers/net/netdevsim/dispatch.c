@@ -22,6 +22,10 @@
  * "napi_lock 0" ends that. Without lockdep, "under_lock" in ports/N/dispatch
  * counts the core's flushes of a queue that came while some port held
  * that lock on the same CPU.
+ * "drop_batch_end 1" makes the port drop the last packet of every
+ * xmit_more batch and forget its doorbell, the classic bug of a driver's
+ * drop path: the packets before it stay posted unless the core flushes
+ * them. "drop_batch_end 0" ends that.
  */
 
 #include <linux/debugfs.h>
@@ -87,7 +91,16 @@ netdev_tx_t nsim_tx_post(struct netdevsim *ns, struct sk_buff *skb)
 	struct netdev_queue *txq = netdev_get_tx_queue(ns->netdev, qid);
 	struct nsim_txq *tq = &ns->txq[qid];
 	bool more = netdev_xmit_more();
+	bool batch_end = tq->in_batch && !more;
 	unsigned int len = skb->len;
+
+	tq->in_batch = more;
+	if (unlikely(batch_end && READ_ONCE(ns->drop_batch_end))) {
+		/* a drop path that forgets the batch's doorbell */
+		nsim_tx_dropped(ns);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
 
 	/* pktgen hands the same skb over again (IFF_TX_SKB_SHARING); the
 	 * ring links skbs, and the peer changes what it receives
@@ -312,6 +325,12 @@ static int nsim_dispatch_ctl_do(struct netdevsim *ns, const char *op,
 
 	if (!strcmp(op, "napi_lock"))
 		return nsim_napi_lock_set(ns, qid);
+	if (!strcmp(op, "drop_batch_end")) {
+		if (qid > 1)
+			return -EINVAL;
+		WRITE_ONCE(ns->drop_batch_end, qid);
+		return 0;
+	}
 	if (qid >= dev->real_num_tx_queues)
 		return -ERANGE;
 	if (!strcmp(op, "stop_all") || !strcmp(op, "wake_all")) {

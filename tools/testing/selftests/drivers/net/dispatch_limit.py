@@ -43,6 +43,7 @@ PG = "/proc/net/pktgen"
 COUNT = int(os.environ.get("DL_COUNT", "2000")) // 16 * 16
 SOL_PACKET = 263
 PACKET_QDISC_BYPASS = 20
+UDP_SEGMENT = 103
 LIMITS = (0, 1, 8, 64, 3, 0, 16)
 
 
@@ -521,6 +522,42 @@ def test_packet_qdisc_bypass(cfg):
         ksft_ge(d["posted"], n, f"posted: {d}")
         ksft_eq(d["doorbells"], d["posted"], f"every packet rings: {d}")
         ksft_eq(d["flushes"], 0, f"no core flush: {d}")
+
+
+def test_dropped_batch_end(cfg):
+    """A UDP GSO send that the device cannot segment reaches the driver as
+    one list of segments, all but the last with xmit_more, inside
+    __dev_queue_xmit()'s scope. netdevsim's "drop_batch_end" drops the
+    last one and forgets its doorbell, the classic bug of a driver's drop
+    path. With a limit set the core must still ring for the segments
+    before it when the scope ends: they arrive, nothing stays posted."""
+    require_nsim(cfg)
+    cfg.require_v4()
+    port = nsim_port(cfg)
+    dst, segs = dst_ip(cfg), 4
+    ip(f"neigh replace {dst} lladdr {remote_mac(cfg)} dev {cfg.ifname}")
+    defer(ip, f"neigh del {dst} dev {cfg.ifname}")
+    with_limits(cfg, 64)
+    _write(port + "dispatch_ctl", "drop_batch_end 1")
+    defer(_write, port + "dispatch_ctl", "drop_batch_end 0")
+    arr = Arrivals(cfg)
+    f0 = total(port, "flushes")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.setsockopt(socket.SOL_UDP, UDP_SEGMENT, 500)
+        s.sendto(bytes(500 * segs), (dst, 9))
+    # a packet of the stack's own on that queue would ring for them too:
+    # the core's flush at the scope's end is what must have
+    ksft_ge(total(port, "flushes") - f0, 1, "the scope's end flushed")
+    for _ in range(50):
+        got = snmp_addr_errors(arr.host) - arr.base
+        if got >= segs - 1:
+            break
+        time.sleep(0.1)
+    ksft_eq(arr.dropped(), 1, "the driver dropped the batch's last segment")
+    if got != segs - 1:
+        diag(cfg)
+    ksft_eq(got, segs - 1, "the segments before it arrived")
+    settled(cfg)
 
 
 def test_napi_scope(cfg):
