@@ -254,18 +254,20 @@ json_get()
 }
 
 # cycle_limits MIN CMD...: while CMD succeeds (the traffic still flows),
-# set the limit to 64, 0, 8, 1, 0, over and over, with $CYCLE_SET (default
-# the caller's set_limit), $CYCLE_NAP seconds apart (default 0.05); CYCLES
-# counts the changes after which CMD still succeeded (so they overlapped
-# the traffic). Fails if a change failed or if fewer than MIN overlapped.
+# set the limit to each of $CYCLE_SEQ (default "64 0 8 1 0") in turn, over
+# and over, with $CYCLE_SET (default the caller's set_limit), $CYCLE_NAP
+# seconds apart (default 0.05); CYCLES counts the changes after which CMD
+# still succeeded (so they overlapped the traffic). Fails if a change
+# failed or if fewer than MIN overlapped.
 cycle_limits()
 {
-	local min=$1 seq=(64 0 8 1 0) l i=0 rc=0
+	local min=$1 seq l i=0 rc=0
 
+	read -r -a seq <<< "${CYCLE_SEQ:-64 0 8 1 0}"
 	shift
 	CYCLES=0
 	while "$@"; do
-		l=${seq[i++ % 5]}
+		l=${seq[i++ % ${#seq[@]}]}
 		"${CYCLE_SET:-set_limit}" $l ||
 			{ rc=1; ktap_print_msg "limit $l: write failed"; }
 		"$@" && CYCLES=$((CYCLES + 1))
@@ -298,11 +300,13 @@ doorbell_counts()
 # nic_report IF [NETNS]: what IF's queues and device say, as KTAP
 # diagnostics, for a case that finds traffic stuck: BQL per TX queue, the
 # ring registers (ethtool -d; i82574 only), the interrupt mask, the
-# counters that move with the queues, the NIC's interrupt counts and the
-# backlog of its qdiscs
+# counters that move with the queues, the NIC's interrupt counts, the
+# backlog of its qdiscs and, where the driver has it, its debugfs
+# tx_state (i82574: each TX queue's state bits, dispatch counts, BQL, ring
+# indexes and its qdisc's state)
 nic_report()
 {
-	local ns=() q d l
+	local ns=() q d l f
 
 	[ -n "${2:-}" ] && ns=(ip netns exec "$2")
 	for q in $("${ns[@]}" sh -c "echo /sys/class/net/$1/queues/tx-*"); do
@@ -325,6 +329,11 @@ nic_report()
 	"${ns[@]}" tc -s qdisc show dev "$1" |
 		awk '/^qdisc/ { q = $2 " " $3 " " $5 } /^ backlog/ { print q ":" $0 }' |
 		while read -r l; do ktap_print_msg "$1 qdisc $l"; done
+	# debugfs is not per namespace: the device's PCI name finds it
+	f=/sys/kernel/debug/$DRIVER/${d##*/}/tx_state
+	if [ -r "$f" ]; then
+		while read -r l; do ktap_print_msg "$1 $l"; done < "$f"
+	fi
 }
 
 # moving PID VALUE: for a loop that watches a run: succeeds while PID runs
