@@ -846,21 +846,67 @@ case_fwd()
 # path length, which host noise cannot move.
 case_core()
 {
-	local t devs metric=core
+	local metric=core
 
 	[ "${BENCH_ICOUNT:-0}" = 1 ] && metric=core-ic
 
 	ip link add dummy0 type dummy 2>/dev/null
 	ip link set dummy0 up || return 1
 	tc qdisc replace dev dummy0 root pfifo_fast || return 1
-	for t in 1 2; do
-		pg_setup "" dummy0 $t queue_xmit 64 1 198.18.1.1 02:00:00:00:00:01 || return 1
-		devs=(dummy0@0)
-		[ $t = 2 ] && devs+=(dummy0@1)
+	core_qxmit dummy0 "$metric" 1 2 || return 1
+	# the patched kernel: what every device pays once some queue has a limit
+	[ -e /sys/class/net/dummy0/queues/tx-0/dispatch_limit ] || return 0
+	core_key_on "$metric"
+}
+
+# core_qxmit DEV METRIC THREADS...: pktgen queue_xmit 64 B into DEV's
+# pfifo_fast from each number of THREADS in turn; METRIC-tTHREADS each
+core_qxmit()
+{
+	local dev=$1 metric=$2 t devs
+
+	shift 2
+	for t in "$@"; do
+		pg_setup "" "$dev" "$t" queue_xmit 64 1 198.18.1.1 02:00:00:00:00:01 || return 1
+		devs=("$dev@0")
+		[ "$t" = 2 ] && devs+=("$dev@1")
 		pg_window "" "" none "${devs[@]}" || return 1
 		pg_clear ""
 		emit "$metric-t$t" pps higher "$PG_PPS"
 	done
+}
+
+# nsim_port ID: a one-port, one-queue netdevsim device ID, up, in NSIM_IF
+nsim_port()
+{
+	local d=/sys/bus/netdevsim/devices/netdevsim$1/net
+
+	echo "$1 1 1" > /sys/bus/netdevsim/new_device || return 1
+	wait_for 50 test -d "$d" || return 1
+	NSIM_IF=$(ls "$d") && ip link set "$NSIM_IF" up
+}
+
+# core_key_on METRIC: one limit anywhere turns netdev_dispatch_key on, and
+# with it the scopes' accounting for every device of the machine. Measured
+# with the key off, then on (a second netdevsim port, idle, holds a limit
+# of 64): dummy0, a device without ndo_xmit_flush() (METRIC-tN), and a
+# netdevsim port, whose queue implements it but stays at limit 0
+# (METRIC-nsim-t1). Key on is the variant "patched-keyon".
+core_key_on()
+{
+	local idle rc=0
+
+	nsim_port 91 && tc qdisc replace dev "$NSIM_IF" root pfifo_fast || return 1
+	core_qxmit "$NSIM_IF" "$1-nsim" 1 || rc=1
+	idle=$NSIM_IF
+	nsim_port 92 && echo 64 > "/sys/class/net/$NSIM_IF/queues/tx-0/dispatch_limit" || rc=1
+	if [ $rc = 0 ]; then
+		VARIANT=$VARIANT-keyon core_qxmit dummy0 "$1" 1 2 &&
+			VARIANT=$VARIANT-keyon core_qxmit "$idle" "$1-nsim" 1 || rc=1
+	fi
+	echo 92 > /sys/bus/netdevsim/del_device
+	echo 91 > /sys/bus/netdevsim/del_device
+	return $rc
 }
 
 # variants CASE DRIVER: what to measure on DRIVER's binding: the case's

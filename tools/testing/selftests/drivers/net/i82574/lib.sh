@@ -256,25 +256,32 @@ json_get()
 # cycle_limits MIN CMD...: while CMD succeeds (the traffic still flows),
 # set the limit to each of $CYCLE_SEQ (default "64 0 8 1 0") in turn, over
 # and over, with $CYCLE_SET (default the caller's set_limit), $CYCLE_NAP
-# seconds apart (default 0.05); CYCLES counts the changes after which CMD
-# still succeeded (so they overlapped the traffic). Fails if a change
-# failed or if fewer than MIN overlapped.
+# seconds apart (default 0.05). $CYCLE_PACKETS names a function that reads
+# a packet counter of the path under test into RD (with builtins: no
+# process per change); CYCLES counts the changes after which that counter
+# moved before the next change (or the end), so packets went through with
+# that limit. Fails if a change failed or if fewer than MIN counted.
 cycle_limits()
 {
-	local min=$1 seq l i=0 rc=0
+	local min=$1 seq l i=0 rc=0 at
 
 	read -r -a seq <<< "${CYCLE_SEQ:-64 0 8 1 0}"
 	shift
 	CYCLES=0
 	while "$@"; do
+		"$CYCLE_PACKETS" || return 1
+		[ -n "${at:-}" ] && [ "$RD" -gt "$at" ] && CYCLES=$((CYCLES + 1))
 		l=${seq[i++ % ${#seq[@]}]}
 		"${CYCLE_SET:-set_limit}" $l ||
 			{ rc=1; ktap_print_msg "limit $l: write failed"; }
-		"$@" && CYCLES=$((CYCLES + 1))
+		"$CYCLE_PACKETS" || return 1
+		at=$RD
 		nap "${CYCLE_NAP:-0.05}"
 	done
+	"$CYCLE_PACKETS" && [ -n "${at:-}" ] && [ "$RD" -gt "$at" ] &&
+		CYCLES=$((CYCLES + 1))
 	if [ "$CYCLES" -lt "$min" ]; then
-		ktap_print_msg "only $CYCLES limit changes overlapped the traffic"
+		ktap_print_msg "only $CYCLES limit changes had packets through before the next"
 		rc=1
 	fi
 	return $rc
