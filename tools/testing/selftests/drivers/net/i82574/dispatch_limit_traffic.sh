@@ -653,19 +653,36 @@ cpu_backtraces()
 	done < <(dmesg | tail -n 400)
 }
 
-# pktgen_stuck PID: a run that stopped moving: what the sender's queues say,
-# the pktgen devices and threads, the softirqs and every CPU's backtrace,
-# the queues again once the driver's service work (2 s) has flushed and
-# kicked them; then pktgen stopped and its writer (PID) killed (a thread
-# that waits for its last skb never sees the stop)
+# proc_tree_report PID: PID and its children: command, scheduler state,
+# wchan and kernel stack (CONFIG_STACKTRACE), with builtins only
+proc_tree_report()
+{
+	local p c st l
+
+	for p in /proc/[0-9]*; do
+		read -r -a st < "$p/stat" 2>/dev/null || continue
+		[ "${p#/proc/}" = "$1" ] || [ "${st[3]}" = "$1" ] || continue
+		read -r c < "$p/comm" && read -r l < "$p/wchan"
+		ktap_print_msg "$c: pid ${p#/proc/}, state ${st[2]}, wchan ${l:-0}"
+		[ -r "$p/stack" ] || continue
+		while read -r l; do ktap_print_msg "$c: $l"; done < "$p/stack"
+	done 2>/dev/null
+}
+
+# pktgen_stuck PID: a run that stopped moving. First, with builtins only
+# (a process start can wake a sleeping CPU): each pktgen device's count
+# and result (a run that ended has its Result line), the kpktgend
+# threads, and the writer (PID) with its children: a run that ended while
+# the writer still waits strands nothing, a thread spinning in
+# pktgen_wait_for_skb() waits for its last skb. Then what the sender's
+# queues say, the softirqs and every CPU's backtrace, the queues again once
+# the driver's service work (2 s) has flushed and kicked them; then pktgen
+# stopped and the writer killed.
 pktgen_stuck()
 {
 	local d l
 
 	ktap_print_msg "pktgen stuck at $STUCK_VAL frames sent for $STUCK_SECS s"
-	nic_report "$IF_A"
-	# each pktgen device's count and errors: which thread waits, and
-	# whether it reached its count (then it waits for its last skb)
 	for d in "${PG_DEVS[@]}"; do
 		while read -r l; do
 			[[ $l == Params:* || $l == pkts-sofar:* || $l == Result:* ]] &&
@@ -673,6 +690,8 @@ pktgen_stuck()
 		done < "$PG/$d"
 	done
 	pktgen_threads
+	proc_tree_report "$1"
+	nic_report "$IF_A"
 	# does net_tx_action() still run? (two samples, 2 s apart)
 	softirq_counts NET_TX NET_RX
 	cpu_backtraces
@@ -685,11 +704,12 @@ pktgen_stuck()
 
 # change_under_pktgen: the sender's limit cycles through 64, 0, 8, 1, 0,
 # every few ms, while pktgen queue_xmit runs through pfifo_fast from every
-# thread (up to two); at least 10 changes overlap the run, every frame
-# still arrives
+# thread (up to two); after at least 10 changes packets went out before the
+# next (on the perf kernel about half of the changes: completions come in
+# NAPI batches), and every frame still arrives
 change_under_pktgen()
 {
-	local base base_err sent pid rc=0 threads=1 n=$((PKTGEN_COUNT * 4))
+	local base base_err sent pid rc=0 threads=1 n=$((PKTGEN_COUNT * 8))
 
 	[ -e "$PG/kpktgend_1" ] && threads=2
 	[ $n -ge 4000 ] || n=4000

@@ -128,15 +128,28 @@ pktgen_clear()
 # run up, and the threads look every 100 ms: on a busy TCG guest the write
 # can return before anything ran, and the run starts after it. A signal to
 # the writer stops the run, so the writer is a child without children of
-# its own (no SIGCHLD from a caller's background jobs).
+# its own (no SIGCHLD from a caller's background jobs). The run's end is
+# each device's Result line, not the writer's return: the writer then
+# sleeps in 100 ms steps until it sees the threads idle, and under QEMU
+# 7.2 with two vCPU threads such a sleep once lasted over 20 s after both
+# runs had ended (idle threads, nothing in flight, rings and qdiscs empty),
+# which a caller watching for a stuck run took for a strand. A writer
+# still there 10 s after the end is reported and killed.
 pktgen_go()
 {
-	local d
+	local d w
 
-	sh -c 'echo start > /proc/net/pktgen/pgctrl'
+	sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	w=$!
 	for d in "$@"; do
-		wait_for 1200 pktgen_ran "$d" || return 1
+		wait_for 1200 pktgen_ran "$d" || { kill $w; wait $w; return 1; }
 	done
+	if ! wait_for 100 stopped $w; then
+		ktap_print_msg "pktgen: every run ended, the pgctrl writer still waits (killed)"
+		kill $w
+	fi
+	wait $w
+	return 0
 }
 
 # Starting a process costs 0.4-0.7 s on the debug kernel under TCG, against
@@ -369,6 +382,11 @@ moving()
 running()
 {
 	kill -0 "$1" 2>/dev/null
+}
+
+stopped()
+{
+	! running "$1"
 }
 
 # ns_pin NETNS: keep one process (cat on a pipe this shell holds) in NETNS
