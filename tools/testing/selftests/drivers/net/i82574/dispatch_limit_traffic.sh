@@ -705,11 +705,10 @@ pktgen_stuck()
 # change_under_pktgen: the sender's limit cycles through 64, 0, 8, 1, 0,
 # every few ms, while pktgen queue_xmit runs through pfifo_fast from every
 # thread (up to two); after at least 10 changes packets went out before the
-# next (on the perf kernel about half of the changes: completions come in
-# NAPI batches), and every frame still arrives
+# next, and every frame still arrives
 change_under_pktgen()
 {
-	local base base_err sent pid rc=0 threads=1 n=$((PKTGEN_COUNT * 8))
+	local base base_err sent pid rc=0 threads=1 n=$((PKTGEN_COUNT * 16))
 
 	[ -e "$PG/kpktgend_1" ] && threads=2
 	[ $n -ge 4000 ] || n=4000

@@ -273,7 +273,9 @@ json_get()
 # a packet counter of the path under test into RD (with builtins: no
 # process per change); CYCLES counts the changes after which that counter
 # moved before the next change (or the end), so packets went through with
-# that limit. Fails if a change failed or if fewer than MIN counted.
+# that limit. Without CYCLE_PACKETS, a change counts if CMD still succeeds
+# after it (the traffic was still running). Fails if a change failed or if
+# fewer than MIN counted.
 cycle_limits()
 {
 	local min=$1 seq l i=0 rc=0 at
@@ -282,22 +284,31 @@ cycle_limits()
 	shift
 	CYCLES=0
 	while "$@"; do
-		"$CYCLE_PACKETS" || return 1
+		cycle_packets || return 1
 		[ -n "${at:-}" ] && [ "$RD" -gt "$at" ] && CYCLES=$((CYCLES + 1))
 		l=${seq[i++ % ${#seq[@]}]}
 		"${CYCLE_SET:-set_limit}" $l ||
 			{ rc=1; ktap_print_msg "limit $l: write failed"; }
-		"$CYCLE_PACKETS" || return 1
+		cycle_packets || return 1
 		at=$RD
 		nap "${CYCLE_NAP:-0.05}"
+		[ -n "${CYCLE_PACKETS:-}" ] || ! "$@" || CYCLES=$((CYCLES + 1))
 	done
-	"$CYCLE_PACKETS" && [ -n "${at:-}" ] && [ "$RD" -gt "$at" ] &&
+	cycle_packets && [ -n "${at:-}" ] && [ "$RD" -gt "$at" ] &&
 		CYCLES=$((CYCLES + 1))
 	if [ "$CYCLES" -lt "$min" ]; then
 		ktap_print_msg "only $CYCLES limit changes had packets through before the next"
 		rc=1
 	fi
 	return $rc
+}
+
+# cycle_packets: $CYCLE_PACKETS's counter in RD; without one, RD 0 (no
+# change counts by it)
+cycle_packets()
+{
+	RD=0
+	[ -z "${CYCLE_PACKETS:-}" ] || "$CYCLE_PACKETS"
 }
 
 # doorbell_counts IF [NETNS]: "DOORBELLS FLUSHES", the tx_doorbells and
