@@ -281,6 +281,18 @@ tx_counts()
 	echo "$(< "/sys/class/net/$IF_A/statistics/tx_packets") $dbs $fls $stops"
 }
 
+# tx_deltas BEFORE: once the sender is idle, tx_counts less BEFORE (an
+# earlier tx_counts), as "PACKETS DOORBELLS FLUSHES STOPS" in TX_DELTAS
+tx_deltas()
+{
+	local b a
+
+	wait_for 20 idle
+	read -r -a b <<< "$1"
+	read -r -a a <<< "$(tx_counts)"
+	TX_DELTAS="$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2])) $((a[3] - b[3]))"
+}
+
 # doorbells_ok WHAT HOW SENT BEFORE LIMIT: the doorbells for SENT test
 # frames since BEFORE (tx_counts). HOW "each": the design lets none of them
 # wait (a lone packet outside any scope, AF_PACKET's bypass), so each rang,
@@ -294,15 +306,10 @@ tx_counts()
 # 279 times with the ring filling between bursts).
 doorbells_ok()
 {
-	local b a pkts dbs fls stops batch=16
+	local pkts dbs fls stops batch=16
 
-	wait_for 20 idle
-	read -r -a b <<< "$4"
-	read -r -a a <<< "$(tx_counts)"
-	pkts=$((a[0] - b[0]))
-	dbs=$((a[1] - b[1]))
-	fls=$((a[2] - b[2]))
-	stops=$((a[3] - b[3]))
+	tx_deltas "$4"
+	read -r pkts dbs fls stops <<< "$TX_DELTAS"
 	ktap_print_msg "$1: $3 test frames, $pkts packets sent, $dbs doorbells," \
 		"$fls of them by the core's flush; the queue stopped $stops times"
 	case $2 in
@@ -361,14 +368,10 @@ device_doorbells_off()
 # the forwarding cases are where deferral is required
 qdisc_doorbells_ok()
 {
-	local b a pkts dbs fls other
+	local pkts dbs fls other
 
-	wait_for 20 idle
-	read -r -a b <<< "$3"
-	read -r -a a <<< "$(tx_counts)"
-	pkts=$((a[0] - b[0]))
-	dbs=$((a[1] - b[1]))
-	fls=$((a[2] - b[2]))
+	tx_deltas "$3"
+	read -r pkts dbs fls _ <<< "$TX_DELTAS"
 	other=$((pkts - $2))
 	ktap_print_msg "limit $1: queue_xmit backlog: $2 test frames, $pkts packets," \
 		"$dbs doorbells (device: ${DEV_DBS:-not traced}), $fls by the core's flush"
