@@ -389,10 +389,18 @@ moving()
 	return 1
 }
 
-# running PID: process PID has not ended
+# running PID: process PID has not ended. Not kill -0, which succeeds on a
+# zombie: a background job that ended stays one until this shell reaps it,
+# and in a loop of builtins (no fork, no wait) bash once left one unreaped
+# for over 60 s, after which a watcher called the finished pktgen run
+# stuck. Builtins only.
 running()
 {
-	kill -0 "$1" 2>/dev/null
+	local st
+
+	{ read -r st < "/proc/$1/stat"; } 2>/dev/null || return 1
+	st=${st##*) }
+	[ "${st%% *}" != Z ]
 }
 
 stopped()

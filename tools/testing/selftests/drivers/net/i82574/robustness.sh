@@ -150,16 +150,6 @@ bg_client()
 	BG_PIDS+=($!)
 }
 
-# running PID: PID is a live process (not gone, not a zombie)
-running()
-{
-	local st
-
-	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	st=${st##*) }
-	[ "${st%% *}" != Z ]
-}
-
 # bg_bytes LOG: the bytes of LOG's interval lines (not the totals); "-1"
 # when the client reported an error
 bg_bytes()
@@ -506,7 +496,7 @@ sysfs_timeouts()
 
 timed_out() { [ "$(sysfs_timeouts)" -gt "$1" ]; }
 reset_done() { [ "$(ethstat "$IF_A" "" resets)" -gt "$1" ]; }
-pktgen_done() { ! kill -0 "$1" 2> /dev/null; }
+pktgen_done() { ! running "$1"; }
 
 case_txhang()
 {
