@@ -97,6 +97,10 @@ struct i82574_dev {
 	u32 phy_id;
 	bool mng_enabled;		/* NVM enables manageability firmware */
 	u8 phy_hang_count;		/* service work only */
+	/* service work only: each TX ring's head while it held work with
+	 * no link, U32_MAX when it held none (or the link was up)
+	 */
+	u32 tx_nolink_head[I82574_MAX_QP];
 	u16 nvm_words;
 	bool nvm_flash;			/* flash NVM: EEWR needs a commit */
 	u32 ledctl_saved;		/* LEDCTL before ethtool -p */

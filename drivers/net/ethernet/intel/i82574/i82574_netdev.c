@@ -454,13 +454,62 @@ static bool i82574_check_phy_hang(struct i82574_dev *priv)
 	return true;
 }
 
+/* Did a TX ring hold work for a whole service period without the link
+ * and complete none of it? RTNL keeps the rings in place.
+ */
+static bool i82574_tx_stuck_without_link(struct i82574_dev *priv)
+{
+	bool stuck = false;
+	unsigned int q;
+
+	for (q = 0; q < I82574_MAX_QP; q++) {
+		u32 was = priv->tx_nolink_head[q];
+		struct i82574_ring *tx;
+
+		priv->tx_nolink_head[q] = U32_MAX;
+		if (!priv->up || q >= priv->cfg.num_qp)
+			continue;
+		tx = &priv->nv[q]->tx;
+		if (READ_ONCE(tx->head) == READ_ONCE(tx->tail))
+			continue;
+		priv->tx_nolink_head[q] = READ_ONCE(tx->head);
+		stuck |= was == priv->tx_nolink_head[q];
+	}
+	return stuck;
+}
+
+/* e1000e resets when the link is gone with TX work queued: the controller
+ * stops its DMA without a link, so the work would wait for the next link
+ * up, where the stack's watchdog would find the queue stalled and reset
+ * the device (and renegotiate the link) once more. A ring counts as stuck
+ * only after a period without progress: a device that still completes
+ * after the link went (QEMU's model does) needs no reset.
+ */
+static bool i82574_check_tx_without_link(struct i82574_dev *priv)
+{
+	struct net_device *netdev = priv->netdev;
+	bool stuck;
+
+	if (!netif_running(netdev) || netif_carrier_ok(netdev)) {
+		memset(priv->tx_nolink_head, 0xff,
+		       sizeof(priv->tx_nolink_head));
+		return false;
+	}
+	rtnl_lock();
+	stuck = i82574_tx_stuck_without_link(priv);
+	rtnl_unlock();
+	if (stuck)
+		netdev_warn(netdev, "link down with TX work pending\n");
+	return stuck;
+}
+
 /* The work's register accesses; the device is powered */
 static void i82574_service_hw(struct i82574_dev *priv)
 {
 	/* ethtool -t has the rings stopped and writes test patterns */
 	if (test_bit(I82574_STATE_TESTING, &priv->state))
 		return;
-	if (i82574_check_phy_hang(priv))
+	if (i82574_check_phy_hang(priv) || i82574_check_tx_without_link(priv))
 		set_bit(I82574_STATE_RESET_REQ, &priv->state);
 	if (test_and_clear_bit(I82574_STATE_RESET_REQ, &priv->state))
 		i82574_reset(priv);

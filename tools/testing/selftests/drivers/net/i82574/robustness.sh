@@ -12,6 +12,7 @@
 #   ppfail	fail_function on page_pool_alloc_pages() under RX load
 #   txmap	the driver's fail_tx_dma_map fault_attr, pktgen bursts
 #   txhang	debugfs tx_stop: watchdog, ndo_tx_timeout, reset, recovery
+#   linkloss	the link lost with TX work pending: reset while it is down
 #   reconfig	ethtool -G/-L/-C, MTU 1500/9000, dispatch_limit under load
 #   teardown	ifdown/ifup and unbind/bind under load
 #   badframes	malformed frames from the peer mixed with checked UDP
@@ -25,7 +26,7 @@
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-ALL=flap+ppfail+txmap+txhang+reconfig+teardown+badframes+knobs+soak
+ALL=flap+ppfail+txmap+txhang+linkloss+reconfig+teardown+badframes+knobs+soak
 CASES=${CASES:-$ALL}
 FLAP_ROUNDS=${FLAP_ROUNDS:-4}
 RECONFIG_ROUNDS=${RECONFIG_ROUNDS:-3}
@@ -544,6 +545,66 @@ case_txhang()
 	[ "${sent:-0}" -ge 8192 ] || rc=1
 	[ $rc -eq 0 ] && healthy 1 || rc=1
 	echo "I82574-HARNESS: expect-watchdog-done $IF_A" > /dev/kmsg
+	return $rc
+}
+
+# --- link loss with TX work pending ------------------------------------------
+
+# tx_pending: BQL has bytes in flight on one of NIC A's queues
+tx_pending()
+{
+	local f
+
+	for f in /sys/class/net/"$IF_A"/queues/tx-*/byte_queue_limits/inflight; do
+		rd "$f"
+		[ "$RD" -gt 0 ] && return 0
+	done
+	return 1
+}
+
+# linkloss: TX work the device does not complete (tx_stop on every queue,
+# which pktgen fills), then the link goes away. Without a link the
+# controller stops its DMA, so the work can only go with a reset: the
+# driver must reset while the link is down, as e1000e does, not leave the
+# queues stalled until the link returns and the stack's watchdog times
+# them out (a second reset, a second autonegotiation).
+case_linkloss()
+{
+	local ctl=/sys/kernel/debug/$DRIVER/$(nic_bdf $NIC_A)/tx_stop
+	local r0 w0 q n rc=0 mac pid t=-1 t0
+
+	[ -x "$HOSTCTL" ] || { SKIP="no hostctl (not in the harness guest)"; return 0; }
+	[ -w "$ctl" ] ||
+		{ SKIP="no tx_stop hook (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"; return 0; }
+	[ -d $PG ] || { SKIP="no pktgen"; return 0; }
+	r0=$(ethstat "$IF_A" "" resets) w0=$(sysfs_timeouts)
+	mac=$(ns_cat "$PEER_NS" "/sys/class/net/$IF_B/address")
+	n=$(ls -d /sys/class/net/"$IF_A"/queues/tx-* | wc -l)
+	for ((q = 0; q < n; q++)); do
+		echo $q > "$ctl" || rc=1
+	done
+	# pktgen ends its run once it sees the carrier gone
+	pktgen_run "$mac" 8192 1 > /dev/null &
+	pid=$!
+	wait_for 100 tx_pending || { msg "no TX work pending after 10 s"; rc=1; }
+	"$HOSTCTL" set_link "nic$NIC_A" off || rc=1
+	wait_for 100 carrier_down "$IF_A" || { msg "carrier stayed up"; rc=1; }
+	t0=$SECONDS
+	# the driver's service work runs every 2 s
+	wait_for 150 reset_done "$r0" && t=$((SECONDS - t0))
+	tx_pending && { msg "TX work still pending after the reset"; rc=1; }
+	wait_for 300 pktgen_done $pid || { msg "pktgen still running"; echo stop > $PG/pgctrl; }
+	wait $pid
+	"$HOSTCTL" set_link "nic$NIC_A" on || rc=1
+	wait_for 100 carrier_up "$IF_A" || { msg "no carrier after the link returned"; rc=1; }
+	# the stack's watchdog would time the queues out 5 s after that
+	nap 7
+	msg "link down with TX pending: reset after ${t} s (-1: none)," \
+	    "resets +$(($(ethstat "$IF_A" "" resets) - r0))," \
+	    "TX timeouts +$(($(sysfs_timeouts) - w0))"
+	[ "$t" -ge 0 ] && [ "$(sysfs_timeouts)" -eq "$w0" ] &&
+		[ "$(ethstat "$IF_A" "" resets)" -eq $((r0 + 1)) ] || rc=1
+	[ $rc -eq 0 ] && healthy || rc=1
 	return $rc
 }
 
