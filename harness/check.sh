@@ -49,6 +49,8 @@ DEBUG1_TESTS=(
 )
 DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
+	# the probe's NVM checks: a wrong checksum, a flash part (trace)
+	"$SEL/nvm_probe.sh"
 	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
 	"LIMITS=64,FWD_COUNT=1000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 	# the no-strand oracle on netdevsim, whole (95 s here)
@@ -115,6 +117,7 @@ PERF_TESTS=(
 	"PROGS=dispatch_limit.py,PROG_TIMEOUT=600,TEST_TIMEOUT=900:$SEL/upstream_py.sh"
 	# ethtool -e/-E/-t/-p and the MAC error counters, register trace
 	"$SEL/nvm_diag.sh"
+	"$SEL/nvm_probe.sh"
 	# before any system suspend, as on the debug kernel (DEBUG2_TESTS)
 	"$SEL/aer.sh"
 	# ASPM off at both ends of NIC 0's link (PCI config trace)

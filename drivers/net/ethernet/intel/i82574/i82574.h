@@ -192,7 +192,8 @@ void i82574_read_hw_errors(struct i82574_dev *priv,
 			   struct rtnl_link_stats64 *stats);
 
 /* i82574_nvm.c */
-void i82574_read_nvm_config(struct i82574_dev *priv);
+void i82574_nvm_detect(struct i82574_dev *priv);
+int i82574_read_nvm_config(struct i82574_dev *priv);
 int i82574_nvm_checksum_valid(struct i82574_dev *priv);
 int i82574_get_eeprom_len(struct net_device *netdev);
 int i82574_get_eeprom(struct net_device *netdev, struct ethtool_eeprom *ee,

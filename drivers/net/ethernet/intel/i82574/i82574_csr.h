@@ -38,6 +38,7 @@ enum {
 #define I82574_EECD_SIZE_EX		GENMASK(14, 11)	/* EEPROM size code */
 /* both bits set: the NVM is a flash part rather than an SPI EEPROM */
 #define I82574_EECD_FLASH		GENMASK(16, 15)
+#define I82574_EECD_AUPDEN		BIT(20)	/* autonomous flash update */
 #define I82574_EECD_FLUPD		BIT(23)	/* commit shadow RAM to flash */
 #define I82574_EERD			0x00014
 #define I82574_EERD_START		BIT(0)
@@ -46,6 +47,12 @@ enum {
 #define I82574_EERD_DATA		GENMASK(31, 16)
 /* EEWR has EERD's layout: START, DONE, word address, data */
 #define I82574_EEWR			0x0102C
+#define I82574_FLOP			0x0103C	/* flash opcodes */
+#define I82574_FLOP_ERASE		GENMASK(15, 8)
+#define I82574_FLOP_ERASE_STM		0xDB	/* a flash erased with STM */
+#define I82574_HICR			0x08F00	/* host interface control */
+#define I82574_HICR_FW_RESET_ENABLE	BIT(6)
+#define I82574_HICR_FW_RESET		BIT(7)
 #define I82574_CTRL_EXT			0x00018
 #define I82574_CTRL_EXT_EE_RST		BIT(13)
 #define I82574_CTRL_EXT_EIAME		BIT(24)
@@ -340,6 +347,12 @@ union i82574_rx_desc {
 
 /* NVM words: words 0x00-0x3F sum to 0xBABA, word 0x3F making it so */
 #define I82574_NVM_CSUM_WORD		0x3F
+/* word 0x10 bit 4 clear: the firmware is done updating words 0x10-0x12 */
+#define I82574_NVM_FW_WORD		0x10
+#define I82574_NVM_FW_UPDATING		BIT(4)
+/* word 0x23 bit 15: a flash NVM's checksum has been fixed up once */
+#define I82574_NVM_CSUM_FIX_WORD	0x23
+#define I82574_NVM_CSUM_FIXED		BIT(15)
 #define I82574_NVM_SUM			0xBABA
 #define I82574_NVM_INIT_CTRL2		0x0F
 #define I82574_NVM_INIT_CTRL2_MNGM	GENMASK(14, 13)	/* manageability mode */

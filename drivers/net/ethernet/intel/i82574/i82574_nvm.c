@@ -24,6 +24,7 @@
 #define I82574_NVM_WORDS_BASE_SHIFT	6
 #define I82574_NVM_WORDS_MAX_SHIFT	14
 #define I82574_NVM_FLASH_WORDS		2048
+#define I82574_NVM_CSUM_TRIES		3
 
 /* EERD and EEWR set DONE once the access ended */
 static int i82574_nvm_wait_done(struct i82574_dev *priv, u32 reg, u32 *val)
@@ -123,8 +124,9 @@ static u16 i82574_nvm_sum(const __le16 *words, unsigned int count)
 }
 
 /* A flash NVM keeps EEWR's words in shadow RAM until EECD.FLUPD commits
- * them (e1000e's e1000_update_nvm_checksum_82571(); its firmware reset for
- * one flash part's opcode is not done here)
+ * them (e1000e's e1000_update_nvm_checksum_82571()). Before the commit the
+ * firmware is reset when FLOP says the flash is erased with the STM opcode,
+ * as e1000e does; enabling the reset and the reset are two writes.
  */
 static int i82574_nvm_commit(struct i82574_dev *priv)
 {
@@ -136,6 +138,13 @@ static int i82574_nvm_commit(struct i82574_dev *priv)
 				 I82574_FLUPD_TIMEOUT_US);
 	if (err)
 		return err;
+	if (FIELD_GET(I82574_FLOP_ERASE, rd32(priv, I82574_FLOP)) ==
+	    I82574_FLOP_ERASE_STM) {
+		wr32(priv, I82574_HICR, I82574_HICR_FW_RESET_ENABLE);
+		wrfl(priv);
+		wr32(priv, I82574_HICR, I82574_HICR_FW_RESET);
+	}
+	eecd = rd32(priv, I82574_EECD);
 	wr32(priv, I82574_EECD, eecd | I82574_EECD_FLUPD);
 	return readl_poll_timeout(priv->hw + I82574_EECD, eecd,
 				  !(eecd & I82574_EECD_FLUPD), 1000,
@@ -182,16 +191,23 @@ int i82574_nvm_checksum_valid(struct i82574_dev *priv)
 	return 0;
 }
 
-/* e1000e's sizing for the 82574: a flash part has 2048 words, an SPI
- * EEPROM 2^(6 + EECD.SIZE_EX) words, at most 16384
+/**
+ * i82574_nvm_detect - the NVM's type and size, before the MAC reset
+ * @priv: device
+ *
+ * e1000e's sizing for the 82574: a flash part has 2048 words, an SPI
+ * EEPROM 2^(6 + EECD.SIZE_EX) words, at most 16384. On a flash part it
+ * clears EECD.AUPDEN (autonomous flash updates have an erratum), and, as
+ * e1000e's get_variants, does so before the probe resets the MAC.
  */
-static void i82574_nvm_size(struct i82574_dev *priv)
+void i82574_nvm_detect(struct i82574_dev *priv)
 {
 	u32 eecd = rd32(priv, I82574_EECD);
 	u32 shift;
 
 	priv->nvm_flash = (eecd & I82574_EECD_FLASH) == I82574_EECD_FLASH;
 	if (priv->nvm_flash) {
+		wr32(priv, I82574_EECD, eecd & ~I82574_EECD_AUPDEN);
 		priv->nvm_words = I82574_NVM_FLASH_WORDS;
 		return;
 	}
@@ -245,19 +261,76 @@ static void i82574_read_apm_wol(struct i82574_dev *priv)
 		priv->wol = I82574_WUFC_MAG;
 }
 
+/* e1000e's e1000_fix_nvm_checksum_82571(): once the firmware is done with
+ * words 0x10-0x12, a flash NVM whose word 0x23 bit 15 is still clear gets
+ * that bit set and its checksum rewritten, once in its life
+ */
+static int i82574_nvm_fix_flash_checksum(struct i82574_dev *priv)
+{
+	__le16 words[I82574_NVM_CSUM_WORD];
+	__le16 *fix = &words[I82574_NVM_CSUM_FIX_WORD];
+	int err;
+
+	if (!priv->nvm_flash)
+		return 0;
+	err = i82574_hw_sem_take(priv);
+	if (err)
+		return err;
+	err = __i82574_nvm_read_words(priv, 0, ARRAY_SIZE(words), words);
+	if (!err &&
+	    !(le16_to_cpu(words[I82574_NVM_FW_WORD]) & I82574_NVM_FW_UPDATING) &&
+	    !(le16_to_cpu(*fix) & I82574_NVM_CSUM_FIXED)) {
+		*fix |= cpu_to_le16(I82574_NVM_CSUM_FIXED);
+		err = __i82574_nvm_write_words(priv, I82574_NVM_CSUM_FIX_WORD,
+					       I82574_NVM_CSUM_FIX_WORD, words);
+	}
+	i82574_hw_sem_release(priv);
+	return err;
+}
+
+/* A probe refuses an NVM whose checksum is wrong, as e1000e does, after
+ * three reads (with ASPM, e1000e notes, the first can fail)
+ */
+static int i82574_nvm_validate(struct i82574_dev *priv)
+{
+	unsigned int i;
+	int err;
+
+	err = i82574_nvm_fix_flash_checksum(priv);
+	if (err)
+		dev_warn(&priv->pdev->dev,
+			 "flash NVM checksum fix-up failed: %pe\n",
+			 ERR_PTR(err));
+	for (i = 0; i < I82574_NVM_CSUM_TRIES; i++) {
+		err = i82574_nvm_checksum_valid(priv);
+		if (!err)
+			return 0;
+	}
+	dev_err(&priv->pdev->dev, "NVM checksum is not valid (%pe)\n",
+		ERR_PTR(err));
+	return -EIO;
+}
+
 /**
- * i82574_read_nvm_config - read the NVM size, MAC address, manageability mode
- *			     and default Wake-on-LAN
- * @priv: device, with its netdev allocated
+ * i82574_read_nvm_config - check the NVM, read the MAC address,
+ *			     manageability mode and default Wake-on-LAN
+ * @priv: device, with its netdev allocated and its NVM detected
  *
  * Falls back to a random MAC address if the NVM has no valid one.
+ *
+ * Return: 0, or -EIO if the NVM's checksum is wrong (or it cannot be read).
  */
-void i82574_read_nvm_config(struct i82574_dev *priv)
+int i82574_read_nvm_config(struct i82574_dev *priv)
 {
-	i82574_nvm_size(priv);
+	int err;
+
+	err = i82574_nvm_validate(priv);
+	if (err)
+		return err;
 	i82574_read_mac(priv);
 	i82574_read_mng_mode(priv);
 	i82574_read_apm_wol(priv);
+	return 0;
 }
 
 static u32 i82574_nvm_magic(struct i82574_dev *priv)

@@ -161,7 +161,8 @@ static void i82574_init_priv(struct i82574_dev *priv)
 	INIT_DELAYED_WORK(&priv->service_task, i82574_service_task);
 }
 
-/* MAC reset, NVM settings, PHY reset and setup; the PHY is then powered
+/* NVM type, MAC reset, NVM check and settings, PHY reset and setup; the
+ * PHY is then powered
  * down, as the interface is (unless its link is needed, see
  * i82574_phy_power_down()). On failure DRV_LOAD may be left set.
  */
@@ -169,10 +170,13 @@ static int i82574_init_hw(struct i82574_dev *priv)
 {
 	int err;
 
+	i82574_nvm_detect(priv);
 	err = i82574_hw_reset(priv);
 	if (err)
 		return err;
-	i82574_read_nvm_config(priv);
+	err = i82574_read_nvm_config(priv);
+	if (err)
+		return err;
 	err = i82574_phy_init(priv);
 	if (err) {
 		dev_err(&priv->pdev->dev, "PHY setup failed: %pe\n",

@@ -637,7 +637,8 @@ reg_trace_lines()
 
 # reg_trace_parse: the trace lines on stdin as records, in their order,
 # numbers in hex; other lines are left out:
-#   reg OFFSET VALUE   e1000e_core_write (MAC register at byte OFFSET)
+#   reg OFFSET VALUE   e1000e_core_write (MAC register at byte OFFSET),
+#                      e1000e_wrn_regs_write_unknown (one the model lacks)
 #   rd OFFSET VALUE    e1000e_core_read
 #   phy_w REG DATA     e1000e_core_mdic_write
 #   phy_r REG DATA     e1000e_core_mdic_read
@@ -650,16 +651,21 @@ reg_trace_parse()
 {
 	local l k p='^([0-9]+@[0-9.]+:)?' x='0x([0-9a-f]+)'
 	local w="${p}e1000e_core_(write|read) (Write to|Read from) register $x, "
+	local u="${p}e1000e_wrn_regs_write_unknown WARNING: Write to unknown register $x, "
 	local m="${p}e1000e_core_mdic_(w|r)(rite|ead) MDIC [A-Z]+: "
-	local known="${p}e1000e_core_(write|read|mdic_write|mdic_read) "
+	local known="${p}e1000e_(core_(write|read|mdic_write|mdic_read)|wrn_regs_write_unknown) "
 
 	w+="[0-9]+ byte\\(s\\), value: $x\$"
+	u+="[0-9]+ byte\\(s\\), value: $x\$"
 	m+="PHY\\[([0-9]+)\\]\\[([0-9]+)\\] = $x\$"
 	while IFS= read -r l; do
 		if [[ $l =~ $w ]]; then
 			[ "${BASH_REMATCH[2]}" = write ] && k=reg || k=rd
 			printf '%s 0x%x 0x%x\n' $k $((16#${BASH_REMATCH[4]})) \
 				$((16#${BASH_REMATCH[5]}))
+		elif [[ $l =~ $u ]]; then
+			printf 'reg 0x%x 0x%x\n' $((16#${BASH_REMATCH[2]})) \
+				$((16#${BASH_REMATCH[3]}))
 		elif [[ $l =~ $m ]]; then
 			printf 'phy_%s 0x%x 0x%x\n' "${BASH_REMATCH[2]}" \
 				$((BASH_REMATCH[4] << 5 | BASH_REMATCH[5])) \
