@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
+#include <linux/pm_qos.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -111,6 +112,9 @@ struct i82574_dev {
 	 */
 	struct mutex link_lock;
 	struct i82574_link_cfg link;
+
+	/* CPU wake-up latency for jumbo frames, while the interface is open */
+	struct pm_qos_request pm_qos_req;
 
 	struct delayed_work service_task;
 	unsigned long state;
@@ -222,6 +226,7 @@ bool i82574_phy_hung(struct i82574_dev *priv);
 
 /* i82574_fc.c */
 void i82574_fc_configure(struct i82574_dev *priv);
+void i82574_rx_latency_update(struct i82574_dev *priv);
 void i82574_fc_update(struct i82574_dev *priv);
 
 /* i82574_netdev.c */

@@ -7,6 +7,7 @@
 
 #include <linux/if_vlan.h>
 #include <linux/mii.h>
+#include <linux/pm_qos.h>
 #include <linux/sizes.h>
 #include <linux/string_choices.h>
 #include <linux/unaligned.h>
@@ -54,6 +55,33 @@ static void i82574_fc_thresholds(struct i82574_dev *priv, u32 *high,
 		return;
 	*high = min(rx / 10 * 9, rx - frame) & I82574_FCRTH_RTH;
 	*low = (*high - frame) & I82574_FCRTL_RTL;
+}
+
+/**
+ * i82574_rx_latency_update - bound the CPUs' wake-up latency for jumbo frames
+ * @priv: device, its interface open
+ *
+ * e1000e's rule for this part: with an MTU over 1500, a CPU slow to leave
+ * a deep C-state lets the receive packet buffer overflow (e1000e's
+ * "dropped transactions"), so the CPU latency request is held at the time
+ * the rest of the RX buffer, above one frame, takes to fill at 1 Gb/s
+ * (8 ns a byte). Without jumbo frames the request asks for nothing.
+ */
+void i82574_rx_latency_update(struct i82574_dev *priv)
+{
+	u32 rx = FIELD_GET(I82574_PBA_RXA, rd32(priv, I82574_PBA)) * SZ_1K;
+	u32 frame = i82574_max_frame(priv);
+	s32 lat = PM_QOS_DEFAULT_VALUE;
+
+	if (!cpu_latency_qos_request_active(&priv->pm_qos_req))
+		return;
+	if (priv->netdev->mtu > ETH_DATA_LEN)
+		lat = rx > frame ? (rx - frame) * 8 / NSEC_PER_USEC : 0;
+	if (lat != PM_QOS_DEFAULT_VALUE)
+		netdev_info(priv->netdev,
+			    "jumbo frames: CPU wake-up latency held at %d us\n",
+			    lat);
+	cpu_latency_qos_update_request(&priv->pm_qos_req, lat);
 }
 
 /**

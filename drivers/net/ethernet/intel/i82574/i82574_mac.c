@@ -513,7 +513,8 @@ static void i82574_init_irq(struct i82574_dev *priv)
  * i82574_configure_hw - program the MAC for the current rings and vectors
  * @priv: device, with priv->nv[] holding the rings to use
  *
- * MAC control, flow control, TX and RX rings, RSS and interrupt routing;
+ * MAC control, flow control (and the CPU latency it needs), TX and RX
+ * rings, RSS and interrupt routing;
  * CTRL's pause bits wait for the link (i82574_fc_update()). Receive stays
  * off (RCTL.EN is written last, by i82574_write_rctl()) and interrupts
  * masked.
@@ -522,6 +523,7 @@ void i82574_configure_hw(struct i82574_dev *priv)
 {
 	i82574_init_mac(priv);
 	i82574_fc_configure(priv);
+	i82574_rx_latency_update(priv);
 	i82574_init_tx(priv);
 	i82574_init_rx(priv);
 	i82574_init_irq(priv);

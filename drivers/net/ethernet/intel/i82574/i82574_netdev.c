@@ -561,9 +561,10 @@ static int i82574_open(struct net_device *netdev)
 		return err;
 	/* a reset asked for before the last close has nothing left to do */
 	clear_bit(I82574_STATE_RESET_REQ, &priv->state);
+	cpu_latency_qos_add_request(&priv->pm_qos_req, PM_QOS_DEFAULT_VALUE);
 	err = i82574_open_vectors(priv);
 	if (err)
-		goto put_pm;
+		goto remove_qos;
 	/* tell the (AMT) firmware the interface is in use */
 	i82574_set_drv_load(priv, true);
 	err = i82574_phy_start(priv);
@@ -575,7 +576,8 @@ static int i82574_open(struct net_device *netdev)
 release_hw:
 	i82574_set_drv_load(priv, false);
 	i82574_close_vectors(priv);
-put_pm:
+remove_qos:
+	cpu_latency_qos_remove_request(&priv->pm_qos_req);
 	i82574_pm_put(priv);
 	return err;
 }
@@ -591,6 +593,7 @@ static int i82574_stop(struct net_device *netdev)
 
 	i82574_down(priv);
 	i82574_close_vectors(priv);
+	cpu_latency_qos_remove_request(&priv->pm_qos_req);
 	netif_carrier_off(netdev);
 	if (present) {
 		i82574_phy_power_down(priv);
