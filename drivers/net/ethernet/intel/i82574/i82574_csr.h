@@ -93,6 +93,7 @@ enum {
 /* LEDCTL: one byte per LED, mode in bits 3:0 */
 #define I82574_LEDCTL			0x00E00
 #define I82574_LEDCTL_MODE		GENMASK(3, 0)
+#define I82574_LEDCTL_IVRT		BIT(6)	/* LED output inverted */
 #define I82574_LEDCTL_BLINK		BIT(7)
 #define I82574_LEDCTL_LEDS		4
 enum {

@@ -351,13 +351,29 @@ static u32 i82574_ledctl_force(u32 ledctl, u32 mode)
 	return ledctl;
 }
 
+/* Every LED on. Without a link e1000e sets each LED's invert bit too, for
+ * this part (e1000_led_on_82574()), so that the LED lights.
+ */
+static u32 i82574_ledctl_on(struct i82574_dev *priv)
+{
+	u32 ledctl = i82574_ledctl_force(priv->ledctl_saved,
+					 I82574_LED_MODE_ON);
+	unsigned int i;
+
+	if (rd32(priv, I82574_STATUS) & I82574_STATUS_LU)
+		return ledctl;
+	for (i = 0; i < I82574_LEDCTL_LEDS; i++)
+		ledctl |= I82574_LEDCTL_IVRT << (8 * i);
+	return ledctl;
+}
+
 /**
  * i82574_set_phys_id - ethtool -p: blink the LEDs, then restore LEDCTL
  * @netdev: the device
  * @state: the ethtool core's step
  *
- * Each LED keeps its polarity (IVRT) and is switched on and off by its
- * mode, twice a second.
+ * Each LED is switched on and off by its mode, twice a second, keeping its
+ * polarity (IVRT) except while on without a link (i82574_ledctl_on()).
  *
  * Return: 2 (on/off cycles per second) for ETHTOOL_ID_ACTIVE, else 0.
  */
@@ -371,8 +387,7 @@ int i82574_set_phys_id(struct net_device *netdev,
 		priv->ledctl_saved = rd32(priv, I82574_LEDCTL);
 		return 2;
 	case ETHTOOL_ID_ON:
-		wr32(priv, I82574_LEDCTL, i82574_ledctl_force(priv->ledctl_saved,
-							      I82574_LED_MODE_ON));
+		wr32(priv, I82574_LEDCTL, i82574_ledctl_on(priv));
 		break;
 	case ETHTOOL_ID_OFF:
 		wr32(priv, I82574_LEDCTL, i82574_ledctl_force(priv->ledctl_saved,

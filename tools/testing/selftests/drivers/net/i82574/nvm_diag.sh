@@ -23,7 +23,8 @@
 #  - ethtool -t online with the link up passes; with it down (QMP
 #    set_link off) the link test fails and nothing else;
 #  - ethtool -p: LEDCTL written with every LED on, then off, then back to
-#    its value before (trace);
+#    its value before (trace); without link (QMP set_link off) the LEDs
+#    are on with their invert bits set (IVRT), as e1000e does;
 #  - oversized frames from the peer (MTU 9000 against 1500): rx_length_errors
 #    and rx_errors count them (ROC), as the RMON oversize counter does, from
 #    one accumulator; missed and fifo stay 0.
@@ -48,7 +49,7 @@ if ! command -v ethtool > /dev/null; then
 	ktap_skip_all "no ethtool"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 7
+ktap_set_plan 8
 
 note()
 {
@@ -265,23 +266,44 @@ selftest_online()
 
 # the mode fields of LEDCTL's four LEDs
 LED_MODES=0x0f0f0f0f
+LED_IVRT=0x40404040
 
+# identify [IVRT]: ethtool -p for a second; LEDCTL written with every
+# LED on (with the invert bits IVRT, 0 or all four), with every LED off
+# (invert bits as before: none), then restored
 identify()
 {
-	local vals=() o v on=0 off=0
+	local vals=() o v on=0 off=0 ivrt=${1:-0}
 
 	seg_begin
 	ethtool -p "$IF_A" 1 || return 1
 	seg_end
 	while read -r o v; do
 		vals+=("$v")
-		(( (v & LED_MODES) == 0x0e0e0e0e )) && on=$((on + 1))
-		(( (v & LED_MODES) == 0x0f0f0f0f )) && off=$((off + 1))
+		(( (v & (LED_MODES | LED_IVRT)) == (0x0e0e0e0e | ivrt) )) &&
+			on=$((on + 1))
+		(( (v & (LED_MODES | LED_IVRT)) == 0x0f0f0f0f )) && off=$((off + 1))
 	done < <(seg_writes $LEDCTL)
 	note "LEDCTL writes: ${vals[*]}; all on $on, all off $off"
 	# the last restores the value before: the model's reset value, which
 	# no other path writes
 	[ $on -ge 1 ] && [ $off -ge 1 ] && [ "${vals[-1]}" = 0x68302 ]
+}
+
+# identify_no_link: with the link down (QMP set_link off), every LED's
+# invert bit is set while on, as e1000e does for this part
+identify_no_link()
+{
+	local rc=0
+
+	LINK_OFF=1
+	"$REG_TRACE_HOSTCTL" set_link "nic$NIC" off > /dev/null || return 1
+	wait_for 50 eval '! carrier_up "$IF_A"' || rc=1
+	identify $LED_IVRT || rc=1
+	"$REG_TRACE_HOSTCTL" set_link "nic$NIC" on > /dev/null || rc=1
+	LINK_OFF=
+	wait_for 50 carrier_up "$IF_A" || rc=1
+	return $rc
 }
 
 # if_stat NAME VAR: rtnl statistic NAME of $IF_A (through sysfs) into VAR
@@ -338,6 +360,8 @@ ktap_test_result "ethtool -t online: passes with link, link test fails without" 
 	selftest_online
 ktap_test_result "ethtool -p: LEDCTL all on, all off, then restored (trace)" \
 	identify
+ktap_test_result "ethtool -p without link: every LED inverted while on (trace)" \
+	identify_no_link
 reg_trace_off
 ktap_test_result "oversized frames: rx_length_errors and rx_errors from ROC, one accumulator" \
 	oversize_counted
