@@ -97,6 +97,7 @@ struct i82574_dev {
 	struct mutex hw_sem_lock;
 	u32 phy_id;
 	bool mng_enabled;		/* NVM enables manageability firmware */
+	bool mng_pt;			/* ... in pass-through mode */
 	u8 phy_hang_count;		/* service work only */
 	/* service work only: each TX ring's head while it held work with
 	 * no link, U32_MAX when it held none (or the link was up)
@@ -169,12 +170,17 @@ static inline u32 i82574_link_speed(u32 status)
 int i82574_hw_sem_take(struct i82574_dev *priv);
 void i82574_hw_sem_release(struct i82574_dev *priv);
 int i82574_hw_reset(struct i82574_dev *priv);
+int i82574_hw_reset_keep_stats(struct i82574_dev *priv);
+unsigned int i82574_pba_rx_kb(unsigned int mtu);
+bool i82574_pba_stale(struct i82574_dev *priv);
 void i82574_hw_quiesce(struct i82574_dev *priv);
 void i82574_set_drv_load(struct i82574_dev *priv, bool loaded);
 bool i82574_phy_reset_blocked(struct i82574_dev *priv);
+void i82574_mng_configure(struct i82574_dev *priv);
 bool i82574_wake_armed(struct i82574_dev *priv);
 void i82574_configure_hw(struct i82574_dev *priv);
 void i82574_irq_enable_all(struct i82574_dev *priv);
+void i82574_route_other_irq(struct i82574_dev *priv);
 void i82574_flush_descriptors(struct i82574_dev *priv);
 void i82574_kick_queue_vectors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);

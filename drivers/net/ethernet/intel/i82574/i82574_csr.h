@@ -271,8 +271,20 @@ enum {
 #define I82574_WUFC_MC			BIT(3)	/* directed multicast */
 #define I82574_WUFC_BC			BIT(4)	/* broadcast */
 #define I82574_WUS			0x05810	/* wake-up status, write 1 to clear */
+/* Manageability: what the firmware (BMC) owns and which of the frames it
+ * filters (MDEF) the host sees as well (MANC2H, one bit per filter)
+ */
 #define I82574_MANC			0x05820
+#define I82574_MANC_RCV_TCO_EN		BIT(17)	/* firmware receives TCO frames */
 #define I82574_MANC_BLK_PHY_RST_ON_IDE	BIT(18)
+#define I82574_MANC_EN_MNG2HOST		BIT(21)	/* MANC2H's frames to the host */
+#define I82574_MANC2H			0x05860
+#define I82574_MDEF(i)			(0x05890 + 4 * (i))
+#define I82574_MDEF_NUM			8
+#define I82574_MDEF_PORT_664		BIT(10)	/* UDP/TCP port 0x298 */
+#define I82574_MDEF_PORT_623		BIT(11)	/* UDP/TCP port 0x26f, RMCP */
+#define I82574_FACTPS			0x05B30
+#define I82574_FACTPS_MNGCG		BIT(29)	/* firmware clock gated */
 
 /* PCIe control; the 82574 bits e1000e sets carry no public names */
 #define I82574_GCR			0x05B00
@@ -357,6 +369,7 @@ union i82574_rx_desc {
 #define I82574_NVM_SUM			0xBABA
 #define I82574_NVM_INIT_CTRL2		0x0F
 #define I82574_NVM_INIT_CTRL2_MNGM	GENMASK(14, 13)	/* manageability mode */
+#define I82574_NVM_MNGM_PT		2	/* pass-through */
 #define I82574_NVM_INIT_CTRL3		0x24
 #define I82574_NVM_INIT_CTRL3_APME	BIT(10)	/* APM wake-up enabled */
 

@@ -122,6 +122,8 @@ static int i82574_run_irq_test(struct i82574_dev *priv)
 	u32 ims = I82574_INT_LSC | (priv->msix ? I82574_INT_OTHER : 0);
 	unsigned int i;
 
+	/* the MAC reset of i82574_down() unrouted it */
+	i82574_route_other_irq(priv);
 	wr32(priv, I82574_IMC, ~0u);
 	wr32(priv, I82574_ICR, ~0u);
 	rd32(priv, I82574_ICR);
@@ -289,8 +291,11 @@ static int i82574_run_loopback_test(struct i82574_dev *priv)
 	lb.txd = (struct i82574_tx_desc *)lb.cpu;
 	lb.rxd = (union i82574_rx_desc *)(lb.cpu + I82574_LB_RING_BYTES);
 	err = i82574_lb_run(priv, &lb);
-	/* no DMA to the block once it is freed */
-	i82574_hw_quiesce(priv);
+	/* no DMA to the block once it is freed: disabling RX and TX could
+	 * leave descriptors cached, a MAC reset does not
+	 */
+	if (i82574_hw_reset_keep_stats(priv))
+		err = err ?: -EIO;
 	wr32(priv, I82574_CTRL, ctrl);
 	dma_free_coherent(dev, I82574_LB_SIZE, lb.cpu, lb.dma);
 	return err;
@@ -313,6 +318,8 @@ static void i82574_run_offline_tests(struct i82574_dev *priv, u64 *data)
 	data[I82574_TEST_LOOPBACK] = -i82574_run_loopback_test(priv);
 	if (running)
 		i82574_up(priv);
+	else	/* the loopback test's reset set it; the interface is down */
+		i82574_set_drv_load(priv, false);
 	clear_bit(I82574_STATE_TESTING, &priv->state);
 }
 

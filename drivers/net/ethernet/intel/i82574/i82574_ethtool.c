@@ -185,6 +185,18 @@ static int i82574_apply_link(struct i82574_dev *priv, bool phy)
 	return 0;
 }
 
+/* A SOL or IDE-R session owns the link: no renegotiation, no new
+ * settings (e1000e refuses them too)
+ */
+static int i82574_link_owned_by_mng(struct i82574_dev *priv)
+{
+	if (!i82574_phy_reset_blocked(priv))
+		return 0;
+	netdev_err(priv->netdev,
+		   "link settings cannot change during a manageability (SOL/IDE-R) session\n");
+	return -EBUSY;
+}
+
 /* Make @link the settings and apply them; on failure the old ones come
  * back, as far as the PHY takes them
  */
@@ -193,6 +205,10 @@ static int i82574_set_link_cfg(struct i82574_dev *priv,
 {
 	struct i82574_link_cfg old = priv->link;
 	int err;
+
+	err = phy ? i82574_link_owned_by_mng(priv) : 0;
+	if (err)
+		return err;
 
 	mutex_lock(&priv->link_lock);
 	priv->link = *link;
@@ -233,9 +249,13 @@ static int i82574_set_link_ksettings(struct net_device *netdev,
 static int i82574_nway_reset(struct net_device *netdev)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
+	int err;
 
 	if (!priv->link.autoneg)
 		return -EINVAL;
+	err = i82574_link_owned_by_mng(priv);
+	if (err)
+		return err;
 	return i82574_phy_restart_aneg(priv);
 }
 

@@ -179,6 +179,21 @@ static void i82574_test_features_check(struct kunit *test)
 	kfree_skb(skb);
 }
 
+static void i82574_test_pba(struct kunit *test)
+{
+	/* e1000e's 32 KB of 40 for RX up to the MTU whose two frames (with
+	 * 16 bytes each, less the FCS) outgrow TX's 8 KB
+	 */
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(ETH_MIN_MTU), 32);
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(ETH_DATA_LEN), 32);
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(4062), 32);
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(4063), 31);
+	/* 9022-byte frames: TX 18 KB, as e1000e_reset() rebalances */
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(9000), 22);
+	/* never below one whole frame */
+	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(16000), 16);
+}
+
 static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_tx_data_lower),
 	KUNIT_CASE(i82574_test_tx_ctx),
@@ -189,6 +204,7 @@ static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_itr),
 	KUNIT_CASE(i82574_test_tso_ctx),
 	KUNIT_CASE(i82574_test_features_check),
+	KUNIT_CASE(i82574_test_pba),
 	{}
 };
 

@@ -6,8 +6,11 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/iopoll.h>
+#include <linux/sizes.h>
 #include <linux/unaligned.h>
+#include <kunit/visibility.h>
 
 #include "i82574.h"
 
@@ -18,6 +21,13 @@
 #define I82574_AUTO_RD_TIMEOUT_US	10000
 /* TX interrupt delay (TIDV) in 1.024 us units; RDTR stays 0 */
 #define I82574_TIDV_DELAY		1
+/* The packet buffer RX and TX share (PBA.RXA gives RX its part), and the
+ * RX part e1000e gives this chip
+ */
+#define I82574_PB_KB			40
+#define I82574_PBA_RX_KB		32
+/* what the TX FIFO keeps of a frame beside its data: one descriptor */
+#define I82574_TX_FIFO_DESC_BYTES	16
 
 static bool i82574_claim_mdio_ownership(struct i82574_dev *priv)
 {
@@ -185,6 +195,46 @@ static int i82574_wait_nvm_autoload(struct i82574_dev *priv)
 	return 0;
 }
 
+/**
+ * i82574_pba_rx_kb - the packet buffer's RX part for an MTU
+ * @mtu: the MTU
+ *
+ * 32 KB, as e1000e gives this part. With jumbo frames TX gets room for two
+ * whole frames (each with a descriptor's worth of state, without the FCS
+ * the MAC appends) taken from RX, as long as RX keeps room for one frame:
+ * the rebalancing of e1000e_reset().
+ *
+ * Return: PBA.RXA, in KB.
+ */
+unsigned int i82574_pba_rx_kb(unsigned int mtu)
+{
+	unsigned int frame = mtu + VLAN_ETH_HLEN + ETH_FCS_LEN;
+	unsigned int tx_kb, rx_kb;
+
+	tx_kb = DIV_ROUND_UP(2 * (frame + I82574_TX_FIFO_DESC_BYTES - ETH_FCS_LEN),
+			     SZ_1K);
+	rx_kb = DIV_ROUND_UP(frame, SZ_1K);
+	if (mtu <= ETH_DATA_LEN || tx_kb <= I82574_PB_KB - I82574_PBA_RX_KB)
+		return I82574_PBA_RX_KB;
+	if (tx_kb + rx_kb > I82574_PB_KB)
+		return rx_kb;
+	return I82574_PB_KB - tx_kb;
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_pba_rx_kb);
+
+/**
+ * i82574_pba_stale - does the packet buffer split lag behind the MTU?
+ * @priv: device
+ *
+ * Return: true if PBA.RXA is not what i82574_pba_rx_kb() gives for the
+ * MTU; only a MAC reset applies a new one (i82574_hw_reset()).
+ */
+bool i82574_pba_stale(struct i82574_dev *priv)
+{
+	return FIELD_GET(I82574_PBA_RXA, rd32(priv, I82574_PBA)) !=
+	       i82574_pba_rx_kb(READ_ONCE(priv->netdev->mtu));
+}
+
 /* A MAC reset hands MDIO ownership to the firmware: hold the semaphore
  * across it, as e1000e does, and keep the driver's own PHY users out until
  * the PHY has loaded its configuration. The reset goes ahead even if the
@@ -224,8 +274,9 @@ static void i82574_init_hw_bits(struct i82574_dev *priv)
  * i82574_hw_reset - reset the MAC into a known state
  * @priv: device
  *
- * Quiesces DMA, resets the MAC with CTRL.RST and waits for the NVM and PHY
- * configuration to load, masks interrupts, applies the 82574 setup bits and
+ * Quiesces DMA, splits the packet buffer for the MTU (PBA), resets the MAC
+ * with CTRL.RST and waits for the NVM and PHY configuration to load, masks
+ * interrupts, applies the 82574 setup bits and
  * sets CTRL_EXT.DRV_LOAD, as e1000e_reset() does for this AMT part. The PHY
  * is left as it was. Sleeps.
  *
@@ -233,10 +284,14 @@ static void i82574_init_hw_bits(struct i82574_dev *priv)
  */
 int i82574_hw_reset(struct i82574_dev *priv)
 {
+	unsigned int rx_kb;
 	int err;
 
 	i82574_hw_quiesce(priv);
 	i82574_disable_bus_master(priv);
+	/* the packet buffer is split anew only at the reset */
+	rx_kb = i82574_pba_rx_kb(READ_ONCE(priv->netdev->mtu));
+	wr32(priv, I82574_PBA, FIELD_PREP(I82574_PBA_RXA, rx_kb));
 	err = i82574_mac_reset(priv);
 	/* the reset clears it on silicon; QEMU's model keeps CTRL as written */
 	rmw32(priv, I82574_CTRL, I82574_CTRL_GIO_MASTER_DISABLE, 0);
@@ -276,6 +331,66 @@ void i82574_set_drv_load(struct i82574_dev *priv, bool loaded)
 bool i82574_phy_reset_blocked(struct i82574_dev *priv)
 {
 	return rd32(priv, I82574_MANC) & I82574_MANC_BLK_PHY_RST_ON_IDE;
+}
+
+/* e1000e_enable_mng_pass_thru() for this part: the NVM selects
+ * pass-through mode, and the firmware runs (its clock is not gated) and
+ * takes TCO frames
+ */
+static bool i82574_mng_pass_through(struct i82574_dev *priv)
+{
+	return priv->mng_pt &&
+	       (rd32(priv, I82574_MANC) & I82574_MANC_RCV_TCO_EN) &&
+	       !(rd32(priv, I82574_FACTPS) & I82574_FACTPS_MNGCG);
+}
+
+/* The decision filter that passes the IPMI ports (RMCP, 623 and 664) and
+ * nothing else: one the firmware set up, else a free one, written here.
+ * Return: its index, or -ENOSPC.
+ */
+static int i82574_mng_ipmi_filter(struct i82574_dev *priv)
+{
+	const u32 ipmi = I82574_MDEF_PORT_623 | I82574_MDEF_PORT_664;
+	int i, free = -ENOSPC;
+	u32 mdef;
+
+	for (i = 0; i < I82574_MDEF_NUM; i++) {
+		mdef = rd32(priv, I82574_MDEF(i));
+		if (mdef == ipmi)
+			return i;
+		if (!mdef && free < 0)
+			free = i;
+	}
+	if (free >= 0)
+		wr32(priv, I82574_MDEF(free), ipmi);
+	return free;
+}
+
+/**
+ * i82574_mng_configure - pass the BMC's IPMI traffic to the host too
+ * @priv: device
+ *
+ * In pass-through mode the firmware (a BMC over SMBus) takes the frames
+ * its filters match; as e1000e_configure() does through
+ * e1000_init_manageability_pt(), the IPMI ports' filter is also enabled
+ * towards the host (MANC2H, MANC.EN_MNG2HOST), so that the host's stack
+ * sees what the BMC is sent. e1000e sets MANC2H bit 1 for a filter it
+ * creates, whichever it is; this sets the filter's own bit.
+ */
+void i82574_mng_configure(struct i82574_dev *priv)
+{
+	int f;
+
+	if (!i82574_mng_pass_through(priv))
+		return;
+	f = i82574_mng_ipmi_filter(priv);
+	if (f < 0) {
+		netdev_warn(priv->netdev,
+			    "no free manageability filter for IPMI pass-through\n");
+		return;
+	}
+	rmw32(priv, I82574_MANC2H, 0, BIT(f));
+	rmw32(priv, I82574_MANC, 0, I82574_MANC_EN_MNG2HOST);
 }
 
 /**
@@ -454,7 +569,6 @@ static void i82574_init_rx(struct i82574_dev *priv)
 {
 	unsigned int q;
 
-	wr32(priv, I82574_RCTL, 0);
 	/* extended descriptors (also needed by RSS), no ACK interrupts */
 	wr32(priv, I82574_RFCTL, I82574_RFCTL_EXTEN | I82574_RFCTL_ACK_DIS |
 	     I82574_RFCTL_IPV6_EX_DIS | I82574_RFCTL_NEW_IPV6_EXT_DIS);
@@ -480,6 +594,20 @@ static u32 i82574_queue_causes(struct i82574_dev *priv)
 	for (v = 0; v < priv->cfg.num_qp; v++)
 		causes |= I82574_INT_RXQ(v) | I82574_INT_TXQ(v);
 	return causes;
+}
+
+/**
+ * i82574_route_other_irq - route the link and other causes to their vector
+ * @priv: device
+ *
+ * What the interrupt self-test needs on a MAC reset since it last ran;
+ * i82574_configure_hw() routes every cause.
+ */
+void i82574_route_other_irq(struct i82574_dev *priv)
+{
+	if (priv->msix)
+		wr32(priv, I82574_IVAR,
+		     i82574_ivar(I82574_IVAR_OTHER, I82574_VEC_OTHER));
 }
 
 static void i82574_init_irq(struct i82574_dev *priv)
@@ -513,15 +641,19 @@ static void i82574_init_irq(struct i82574_dev *priv)
  * i82574_configure_hw - program the MAC for the current rings and vectors
  * @priv: device, with priv->nv[] holding the rings to use
  *
- * MAC control, flow control (and the CPU latency it needs), TX and RX
- * rings, RSS and interrupt routing;
- * CTRL's pause bits wait for the link (i82574_fc_update()). Receive stays
- * off (RCTL.EN is written last, by i82574_write_rctl()) and interrupts
- * masked.
+ * MAC control, manageability pass-through, flow control (and the CPU
+ * latency it needs), TX and RX rings, RSS and interrupt routing, on a MAC
+ * reset since it last received
+ * (RCTL.EN): on this part the rings are never reprogrammed under a live
+ * receive unit, whose descriptor caches may survive RCTL.EN cleared (e1000e
+ * never clears it here, FLAG2_NO_DISABLE_RX). CTRL's pause bits wait for
+ * the link (i82574_fc_update()). Receive stays off (RCTL.EN is written
+ * last, by i82574_write_rctl()) and interrupts masked.
  */
 void i82574_configure_hw(struct i82574_dev *priv)
 {
 	i82574_init_mac(priv);
+	i82574_mng_configure(priv);
 	i82574_fc_configure(priv);
 	i82574_rx_latency_update(priv);
 	i82574_init_tx(priv);
@@ -635,29 +767,57 @@ static void i82574_read_stat_regs(struct i82574_dev *priv,
 	d->gotc = i82574_rd64_clr(priv, I82574_GOTCL);
 }
 
-/**
- * i82574_update_hw_stats - fold the clear-on-read MAC counters into hw_stats
- * @priv: device
- *
- * The one reader of these registers: the service work, and the ethtool
- * standard statistics for fresh values. Takes hw_stats_lock, so it sleeps;
- * the sums change with interrupts off where ndo_get_stats64 (which may run
- * in softirq) needs the sequence count (32-bit).
- */
-void i82574_update_hw_stats(struct i82574_dev *priv)
+/* i82574_update_hw_stats() with hw_stats_lock held */
+static void __i82574_update_hw_stats(struct i82574_dev *priv)
 {
 	struct i82574_hw_stats d = {};
 	u64 *sum = (u64 *)&priv->hw_stats, *add = (u64 *)&d;
 	unsigned long flags;
 	unsigned int i;
 
-	mutex_lock(&priv->hw_stats_lock);
+	lockdep_assert_held(&priv->hw_stats_lock);
 	i82574_read_stat_regs(priv, &d);
 	flags = u64_stats_update_begin_irqsave(&priv->hw_syncp);
 	for (i = 0; i < sizeof(d) / sizeof(u64); i++)
 		sum[i] += add[i];
 	u64_stats_update_end_irqrestore(&priv->hw_syncp, flags);
+}
+
+/**
+ * i82574_update_hw_stats - fold the clear-on-read MAC counters into hw_stats
+ * @priv: device
+ *
+ * The one reader of these registers: the service work, the ethtool
+ * standard statistics for fresh values, and i82574_hw_reset_keep_stats()
+ * before a reset clears them. Takes hw_stats_lock, so it sleeps;
+ * the sums change with interrupts off where ndo_get_stats64 (which may run
+ * in softirq) needs the sequence count (32-bit).
+ */
+void i82574_update_hw_stats(struct i82574_dev *priv)
+{
+	mutex_lock(&priv->hw_stats_lock);
+	__i82574_update_hw_stats(priv);
 	mutex_unlock(&priv->hw_stats_lock);
+}
+
+/**
+ * i82574_hw_reset_keep_stats - i82574_hw_reset(), the MAC counters kept
+ * @priv: device
+ *
+ * The reset clears the counters: what they hold is folded into hw_stats
+ * first, and no reader sees them in between. Sleeps.
+ *
+ * Return: as i82574_hw_reset().
+ */
+int i82574_hw_reset_keep_stats(struct i82574_dev *priv)
+{
+	int err;
+
+	mutex_lock(&priv->hw_stats_lock);
+	__i82574_update_hw_stats(priv);
+	err = i82574_hw_reset(priv);
+	mutex_unlock(&priv->hw_stats_lock);
+	return err;
 }
 
 /**

@@ -203,18 +203,35 @@ void i82574_set_rx_mode(struct net_device *netdev)
 	i82574_write_rctl(priv);
 }
 
+/* Forget the heads i82574_check_tx_without_link() compares against */
+static void i82574_tx_nolink_forget(struct i82574_dev *priv)
+{
+	memset(priv->tx_nolink_head, 0xff, sizeof(priv->tx_nolink_head));
+}
+
 /**
  * i82574_up - start the hardware on the rings in priv->nv[]
  * @priv: device, under RTNL, its PHY already set up
  *
  * Programs the MAC, fills the RX rings, enables NAPI, RX and interrupts,
- * then starts the TX queues.
+ * then starts the TX queues. The MAC has been reset since it last ran
+ * (i82574_down(), probe, resume); a new MTU that moves the packet buffer
+ * split takes one reset more.
  */
 void i82574_up(struct i82574_dev *priv)
 {
 	struct net_device *netdev = priv->netdev;
 	unsigned int v;
+	int err;
 
+	/* fresh rings: a head seen before is no sign of a stall */
+	i82574_tx_nolink_forget(priv);
+	if (i82574_pba_stale(priv)) {
+		err = i82574_hw_reset_keep_stats(priv);
+		if (err)
+			netdev_err(netdev, "MAC reset for the new MTU failed: %pe\n",
+				   ERR_PTR(err));
+	}
 	i82574_configure_hw(priv);
 	for (v = 0; v < priv->cfg.num_qp; v++) {
 		struct i82574_napi_vector *nv = priv->nv[v];
@@ -246,14 +263,17 @@ void i82574_up(struct i82574_dev *priv)
  * i82574_down - stop the hardware and empty the rings
  * @priv: device, under RTNL
  *
- * Stops NAPI and the TX queues, quiesces DMA and flushes descriptor
- * write-backs, then frees every buffer still in the rings. Leaves the PHY
- * and the vectors alone. Sleeps.
+ * Stops NAPI and the TX queues, then resets the MAC (counters kept), as
+ * e1000e_down() does on this part: a receive unit merely disabled may keep
+ * descriptors cached and DMA into buffers about to be freed, and the rings
+ * are programmed again only on a MAC reset. Then frees every buffer still
+ * in the rings. Leaves the PHY and the vectors alone. Sleeps.
  */
 void i82574_down(struct i82574_dev *priv)
 {
 	struct net_device *netdev = priv->netdev;
 	unsigned int v;
+	int err;
 
 	/* Already down: a PCIe error's error_detected stopped the rings and
 	 * no resume followed (recovery failed). NAPI is disabled then, and a
@@ -272,8 +292,15 @@ void i82574_down(struct i82574_dev *priv)
 	netif_addr_lock_bh(netdev);
 	priv->up = false;
 	netif_addr_unlock_bh(netdev);
-	i82574_hw_quiesce(priv);
-	i82574_flush_descriptors(priv);
+	/* a device cut off by a PCIe error takes no reset: quiesce, in case */
+	if (pci_channel_offline(priv->pdev)) {
+		i82574_hw_quiesce(priv);
+	} else {
+		err = i82574_hw_reset_keep_stats(priv);
+		if (err)
+			netdev_err(netdev, "MAC reset failed: %pe\n",
+				   ERR_PTR(err));
+	}
 	for (v = 0; v < (priv->msix ? I82574_NUM_MSIX : 1); v++)
 		synchronize_irq(pci_irq_vector(priv->pdev, v));
 
@@ -406,22 +433,21 @@ int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg)
 	return 0;
 }
 
-/* MAC reset, then the PHY set up and started again as after probe */
-static int i82574_reset_mac_phy(struct i82574_dev *priv)
+/* The PHY set up and started again as after probe (i82574_down() reset
+ * the MAC)
+ */
+static int i82574_restart_phy(struct i82574_dev *priv)
 {
 	int err;
 
-	err = i82574_hw_reset(priv);
-	if (err)
-		return err;
 	err = i82574_phy_setup(priv);
 	if (err)
 		return err;
 	return i82574_phy_start(priv);
 }
 
-/* Whoever asked for the reset logged why. A failed MAC or PHY reset is
- * logged and the rings are restarted all the same.
+/* Whoever asked for the reset logged why. A failed MAC reset or PHY setup
+ * is logged and the rings are restarted all the same.
  */
 static void i82574_reset(struct i82574_dev *priv)
 {
@@ -432,9 +458,9 @@ static void i82574_reset(struct i82574_dev *priv)
 	if (netif_running(priv->netdev) && netif_device_present(priv->netdev)) {
 		netdev_warn(priv->netdev, "resetting the device\n");
 		i82574_down(priv);
-		err = i82574_reset_mac_phy(priv);
+		err = i82574_restart_phy(priv);
 		if (err)
-			netdev_err(priv->netdev, "reset failed: %pe\n",
+			netdev_err(priv->netdev, "PHY restart failed: %pe\n",
 				   ERR_PTR(err));
 		i82574_up(priv);
 		priv->resets++;
@@ -442,10 +468,12 @@ static void i82574_reset(struct i82574_dev *priv)
 	rtnl_unlock();
 }
 
-/* FLAG2_CHECK_PHY_HANG of e1000e, on an interface with link */
+/* FLAG2_CHECK_PHY_HANG of e1000e, every period the interface is up, with
+ * or without a link: a hung PHY may be why there is none
+ */
 static bool i82574_check_phy_hang(struct i82574_dev *priv)
 {
-	if (!netif_running(priv->netdev) || !netif_carrier_ok(priv->netdev))
+	if (!netif_running(priv->netdev))
 		return false;
 	if (!i82574_phy_hung(priv))
 		return false;
@@ -491,8 +519,7 @@ static bool i82574_check_tx_without_link(struct i82574_dev *priv)
 	bool stuck;
 
 	if (!netif_running(netdev) || netif_carrier_ok(netdev)) {
-		memset(priv->tx_nolink_head, 0xff,
-		       sizeof(priv->tx_nolink_head));
+		i82574_tx_nolink_forget(priv);
 		return false;
 	}
 	rtnl_lock();

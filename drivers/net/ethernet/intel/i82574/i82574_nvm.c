@@ -232,7 +232,8 @@ static void i82574_read_mac(struct i82574_dev *priv)
 }
 
 /* Manageability enabled in the NVM keeps the PHY powered (as e1000e's
- * e1000_check_mng_mode_82574()); if the word cannot be read, assume it is.
+ * e1000_check_mng_mode_82574()); if the word cannot be read, assume it is
+ * (but not in pass-through mode, which would need the driver's filters).
  */
 static void i82574_read_mng_mode(struct i82574_dev *priv)
 {
@@ -245,6 +246,8 @@ static void i82574_read_mng_mode(struct i82574_dev *priv)
 		return;
 	}
 	priv->mng_enabled = FIELD_GET(I82574_NVM_INIT_CTRL2_MNGM, word);
+	priv->mng_pt = FIELD_GET(I82574_NVM_INIT_CTRL2_MNGM, word) ==
+		       I82574_NVM_MNGM_PT;
 }
 
 /* The default Wake-on-LAN: magic packet if the NVM enables APM wake-up,

@@ -7,6 +7,7 @@
  */
 
 #include <linux/delay.h>
+#include <linux/error-injection.h>
 #include <linux/iopoll.h>
 #include <linux/mii.h>
 
@@ -241,14 +242,17 @@ static int i82574_phy_advertise(struct i82574_dev *priv)
  * MDI/MDI-X, polarity correction and downshift (with a PHY soft reset),
  * LPLU in D0 and smart power down off, and the autonegotiation
  * advertisement of priv->link. Neither powers the PHY up nor restarts
- * autonegotiation.
- * Sleeps.
+ * autonegotiation. Nothing while manageability blocks PHY resets: the
+ * link is the BMC's (e1000e skips its link setup then). Sleeps.
  *
  * Return: 0 or a negative errno from the PHY access.
  */
 int i82574_phy_setup(struct i82574_dev *priv)
 {
 	int err;
+
+	if (i82574_phy_reset_blocked(priv))
+		return 0;
 
 	err = i82574_phy_setup_pscr(priv);
 	if (err)
@@ -404,8 +408,9 @@ int i82574_phy_read_aneg(struct i82574_dev *priv, u16 *adv, u16 *lpa,
  * @priv: device, under RTNL
  *
  * Clears BMCR_PDOWN, which e1000e sets when it lets go of the device, so a
- * PHY handed over by e1000e links again; then i82574_phy_config_link().
- * Sleeps.
+ * PHY handed over by e1000e links again; then i82574_phy_config_link(),
+ * unless manageability blocks PHY resets: a SOL or IDE-R session keeps
+ * the link it has. Sleeps.
  *
  * Return: 0 or a negative errno from the PHY access.
  */
@@ -414,7 +419,7 @@ int i82574_phy_start(struct i82574_dev *priv)
 	int err;
 
 	err = i82574_phy_modify(priv, MII_BMCR, BMCR_PDOWN, 0);
-	if (err)
+	if (err || i82574_phy_reset_blocked(priv))
 		return err;
 	return i82574_phy_config_link(priv);
 }
@@ -438,9 +443,10 @@ void i82574_phy_power_down(struct i82574_dev *priv)
 
 /* e1000e's FLAG2_CHECK_PHY_HANG test (e1000_check_phy_82574()): a hung PHY
  * has saturated both its receive error counter and the idle error count of
- * the 1000BASE-T status register.
+ * the 1000BASE-T status register. Open to error injection (fail_function),
+ * which is how a hang is tested: an emulated PHY's counters stay at 0.
  */
-static bool i82574_phy_counters_saturated(struct i82574_dev *priv)
+static noinline bool i82574_phy_counters_saturated(struct i82574_dev *priv)
 {
 	u16 rx_errs, stat1000;
 
@@ -452,6 +458,7 @@ static bool i82574_phy_counters_saturated(struct i82574_dev *priv)
 	return FIELD_GET(I82574_STAT1000_IDLE_ERR, stat1000) ==
 	       FIELD_MAX(I82574_STAT1000_IDLE_ERR);
 }
+ALLOW_ERROR_INJECTION(i82574_phy_counters_saturated, TRUE);
 
 /**
  * i82574_phy_hung - one periodic PHY hang check, for the service work

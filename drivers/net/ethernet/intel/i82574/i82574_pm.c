@@ -92,6 +92,8 @@ static void i82574_arm_wake(struct i82574_dev *priv, u32 wufc)
 		return;
 	}
 	i82574_wake_rx_filters(priv, wufc);
+	/* the MAC's side of the link, which the MAC reset of close cleared */
+	i82574_mac_config_link(priv);
 	rmw32(priv, I82574_CTRL, 0,
 	      I82574_CTRL_ADVD3WUC | I82574_CTRL_EN_PHY_PWR_MGMT);
 	i82574_wake_phy_up(priv);

@@ -18,8 +18,19 @@
 #    sum to 0xBABA) and commits that; two ethtool -E writes commit too, and
 #    each of those commits (EECD.FLUPD) follows the firmware reset's two
 #    HICR writes (FW_RESET_ENABLE, then FW_RESET); no commit follows other
-#    HICR writes, and the controller saw every commit (register trace).
-# The words, EECD and FLOP are put back, and the NIC is bound to $DRIVER.
+#    HICR writes, and the controller saw every commit (register trace);
+#  - manageability in pass-through mode (word 0x0F bits 14:13 = 10b), with
+#    the firmware running (FACTPS.MNGCG clear) and taking TCO frames
+#    (MANC.RCV_TCO_EN), set after the bind (the model's MAC reset restores
+#    MANC and FACTPS): ip link set up gives the IPMI ports (623, 664) a
+#    decision filter (MDEF) and passes it to the host (MANC2H, MANC
+#    .EN_MNG2HOST), as e1000e does for this part;
+#  - with a SOL session as well (MANC.BLK_PHY_RST_ON_IDE): ip link set up
+#    powers the PHY up but neither resets it (BMCR.RESET, CTRL.PHY_RST)
+#    nor restarts autonegotiation; ethtool -r and -s are refused with a
+#    message; ip link set down leaves the PHY powered (register trace).
+# The words, EECD, FLOP, MANC and FACTPS are put back, and the NIC is bound
+# to $DRIVER.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -43,6 +54,24 @@ FW_UPDATING=0x10
 FIX_WORD=0x23
 FIXED=0x8000
 CSUM_WORD=0x3f
+CTRL2_WORD=0x0f
+MNGM=$((3 << 13))
+MNGM_PT=$((2 << 13))
+CTRL=0x0
+PHY_RST=$((1 << 31))
+MANC=0x5820
+RCV_TCO_EN=$((1 << 17))
+BLK_PHY_RST=$((1 << 18))
+EN_MNG2HOST=$((1 << 21))
+MANC2H=0x5860
+MDEF0=0x5890
+MDEF_IPMI=0xc00
+FACTPS=0x5b30
+MNGCG=$((1 << 29))
+BMCR=0x0
+BMCR_RESET=0x8000
+BMCR_ANRESTART=0x200
+BMCR_PDOWN=0x800
 TMPD=$(mktemp -d /tmp/nvm_probe.XXXXXX)
 # what the cleanup puts back: "WORD VALUE" and "REG VALUE" pairs
 RESTORE_WORDS=()
@@ -50,7 +79,7 @@ RESTORE_REGS=()
 
 ktap_print_header
 reg_trace_require "$DRIVER"
-ktap_set_plan 2
+ktap_set_plan 4
 
 note()
 {
@@ -81,7 +110,9 @@ cleanup()
 	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
 	unbind
 	restore
+	[ -n "${PM_CONTROL:-}" ] && echo "$PM_CONTROL" > "$NIC_DEV/power/control"
 	nic_bind "$DRIVER" "$NIC"
+	reg_trace_restore_others
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
@@ -241,7 +272,106 @@ flash_nvm()
 	return $rc
 }
 
+# nvm_put WORD VALUE: write WORD and fix the checksum word up (both put
+# back by the cleanup)
+nvm_put()
+{
+	local sum
+
+	save_word "$1" && save_word $CSUM_WORD && bar nvwr "$1" "$2" &&
+		sum=$(bar nvsum) || return 1
+	bar nvwr $CSUM_WORD $(( (RD + 0xbaba - sum) & 0xffff ))
+}
+
+# mng_up: bound with the NVM in pass-through mode; the firmware's side of a
+# SOL session set in MANC and FACTPS; ip link set up, ethtool -r and -s
+# (ETHTOOL_RC: how many were refused), ip link set down, traced from
+# M_UP0: M_UP after the up, M_CMD after the ethtool commands
+mng_up()
+{
+	local w ifn mark="i82574 selftest: a manageability session"
+
+	save_word $CTRL2_WORD && w=$RD || return 1
+	nvm_put $CTRL2_WORD $(( (w & ~MNGM) | MNGM_PT )) || return 1
+	probe && ifn=$(nic_ifname "$NIC") ||
+		{ note "no bind with the NVM in pass-through mode"; return 1; }
+	PM_CONTROL=$(< "$NIC_DEV/power/control")
+	# no runtime suspend, whose resume resets the MAC (and MANC)
+	echo on > "$NIC_DEV/power/control"
+	save_reg $FACTPS && bar wr $FACTPS $((RD & ~MNGCG)) &&
+		save_reg $MANC && bar wr $MANC $((RD | RCV_TCO_EN | BLK_PHY_RST)) ||
+		return 1
+	reg_trace_on e1000e_core_write 'e1000e_core_mdic_*' || return 1
+	M_UP0=$(reg_trace_mark)
+	ip link set "$ifn" up || return 1
+	M_UP=$(reg_trace_mark)
+	echo "$mark" > /dev/kmsg
+	ETHTOOL_RC=0
+	ethtool -r "$ifn" 2>/dev/null || ETHTOOL_RC=$((ETHTOOL_RC + 1))
+	ethtool -s "$ifn" autoneg off speed 100 duplex full 2>/dev/null ||
+		ETHTOOL_RC=$((ETHTOOL_RC + 1))
+	M_CMD=$(reg_trace_mark)
+	MNG_MSGS=$(kmsg_since "$mark" | grep -c "manageability (SOL/IDE-R) session")
+	ip link set "$ifn" down || return 1
+	reg_trace_off
+}
+
+# mng_filter: at ip link set up, MDEF(i) written with the IPMI ports, then
+# MANC2H with bit i, and MANC with EN_MNG2HOST
+mng_filter()
+{
+	local k o v f= m2h=0 manc=0
+
+	while read -r k o v; do
+		[ "$k" = reg ] || continue
+		if [ $((o)) -ge $((MDEF0)) ] && [ $((o)) -lt $((MDEF0 + 32)) ] &&
+		   [ $((v)) -eq $((MDEF_IPMI)) ]; then
+			f=$(( (o - MDEF0) / 4 ))
+		elif [ $((o)) -eq $((MANC2H)) ] && [ -n "$f" ]; then
+			m2h=$(( (v >> f) & 1 ))
+		elif [ $((o)) -eq $((MANC)) ]; then
+			manc=$(( (v & EN_MNG2HOST) != 0 ))
+		fi
+	done < <(reg_trace_lines "$M_UP0" "$M_UP" | reg_trace_parse)
+	note "up: IPMI filter MDEF(${f:-none}), its MANC2H bit $m2h, MANC.EN_MNG2HOST $manc"
+	[ -n "$f" ] && [ $m2h = 1 ] && [ $manc = 1 ]
+}
+
+# mng_phy_kept: from the up to the down, the PHY is reached (an MDIC
+# access: the up reads BMCR to power the PHY up), no BMCR write resets it
+# or restarts autonegotiation and no CTRL write sets PHY_RST; no BMCR write
+# sets PDOWN; both ethtool commands refused, each with the message
+mng_phy_kept()
+{
+	local k o v bad=0 pdown=0 n=0 mdic=0 from=$M_UP0
+
+	while read -r k o v; do
+		case $k in
+		phy_r)
+			mdic=$((mdic + 1))
+			;;
+		phy_w)
+			mdic=$((mdic + 1))
+			[ $((o)) -eq $((BMCR)) ] || continue
+			n=$((n + 1))
+			(( v & (BMCR_RESET | BMCR_ANRESTART) )) && bad=$((bad + 1))
+			(( v & BMCR_PDOWN )) && pdown=$((pdown + 1))
+			;;
+		reg)
+			[ $((o)) -eq $((CTRL)) ] && (( v & PHY_RST )) && bad=$((bad + 1))
+			;;
+		esac
+	done < <(reg_trace_lines "$from" "$REG_TRACE_TO" | reg_trace_parse)
+	note "up..down: $mdic MDIC accesses, $n BMCR writes, $bad PHY resets or" \
+	     "autonegotiation restarts, $pdown power-downs;" \
+	     "ethtool -r/-s refused $ETHTOOL_RC of 2, $MNG_MSGS messages"
+	[ $mdic -gt 0 ] && [ $bad = 0 ] && [ $pdown = 0 ] && [ "$ETHTOOL_RC" = 2 ] &&
+		[ "$MNG_MSGS" -ge 2 ]
+}
+
 nic_reclaim "$NIC"
+# (sets NIC_DEV to each NIC in turn)
+reg_trace_idle_others "$NIC" || ktap_exit_fail_msg "cannot set the other NICs down"
 nic_dev "$NIC"
 BDF=${NIC_DEV##*/}
 unbind || ktap_exit_fail_msg "cannot unbind NIC $NIC"
@@ -250,4 +380,15 @@ ktap_test_result "$DRIVER: a wrong NVM checksum fails the probe, with a message"
 	bad_checksum
 ktap_test_result "$DRIVER: flash NVM: AUPDEN cleared, checksum fixed, FW reset before commits" \
 	flash_nvm
+if mng_up; then
+	ktap_test_result \
+		"$DRIVER: manageability pass-through: IPMI filter passed to the host at up" \
+		mng_filter
+	ktap_test_result \
+		"$DRIVER: SOL session: no PHY reset or renegotiation, ethtool -r/-s refused" \
+		mng_phy_kept
+else
+	ktap_test_fail "$DRIVER: manageability pass-through: IPMI filter passed to the host at up"
+	ktap_test_fail "$DRIVER: SOL session: no PHY reset or renegotiation, ethtool -r/-s refused"
+fi
 ktap_finished

@@ -13,6 +13,7 @@
 #   txmap	the driver's fail_tx_dma_map fault_attr, pktgen bursts
 #   txhang	debugfs tx_stop: watchdog, ndo_tx_timeout, reset, recovery
 #   linkloss	the link lost with TX work pending: reset while it is down
+#   phyhang	PHY error counters saturated (fail_function) with no link: reset
 #   reconfig	ethtool -G/-L/-C, MTU 1500/9000, dispatch_limit under load
 #   teardown	ifdown/ifup and unbind/bind under load
 #   badframes	malformed frames from the peer mixed with checked UDP
@@ -26,7 +27,7 @@
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-ALL=flap+ppfail+txmap+txhang+linkloss+reconfig+teardown+badframes+knobs+soak
+ALL=flap+ppfail+txmap+txhang+linkloss+phyhang+reconfig+teardown+badframes+knobs+soak
 CASES=${CASES:-$ALL}
 FLAP_ROUNDS=${FLAP_ROUNDS:-4}
 RECONFIG_ROUNDS=${RECONFIG_ROUNDS:-3}
@@ -604,6 +605,45 @@ case_linkloss()
 	    "TX timeouts +$(($(sysfs_timeouts) - w0))"
 	[ "$t" -ge 0 ] && [ "$(sysfs_timeouts)" -eq "$w0" ] &&
 		[ "$(ethstat "$IF_A" "" resets)" -eq $((r0 + 1)) ] || rc=1
+	[ $rc -eq 0 ] && healthy || rc=1
+	return $rc
+}
+
+# phyhang: the PHY's error counters read saturated while the link is down
+# (fail_function on the driver's check: an emulated PHY's counters stay
+# at 0). e1000e checks every watchdog period whatever the link, a hung PHY
+# being a likely reason for none; the driver must find the hang (two
+# periods in a row) and reset, then link again once the fault is gone.
+# The injection reaches the peer's PHY check too, where the link is up:
+# only NIC A's resets and messages count.
+case_phyhang()
+{
+	local fn=${DRIVER}_phy_counters_saturated
+	local r0 t=-1 t0 rc=0 mark="$DRIVER selftest: PHY hang without a link"
+
+	[ -x "$HOSTCTL" ] || { SKIP="no hostctl (not in the harness guest)"; return 0; }
+	[ -w $FF/inject ] || { SKIP="no fail_function in debugfs"; return 0; }
+	grep -q "^$fn[[:space:]]" $FF/injectable ||
+		{ SKIP="$fn is not injectable"; return 0; }
+	r0=$(ethstat "$IF_A" "" resets)
+	"$HOSTCTL" set_link "nic$NIC_A" off || rc=1
+	wait_for 100 carrier_down "$IF_A" || { msg "carrier stayed up"; rc=1; }
+	echo "$mark" > /dev/kmsg
+	echo "$fn" > $FF/inject || return 1
+	echo 0 > $FF/verbose
+	echo 1 > $FF/interval
+	echo 100 > $FF/probability
+	echo -1 > $FF/times
+	t0=$SECONDS
+	# two service periods of 2 s, then the reset
+	wait_for 150 reset_done "$r0" && t=$((SECONDS - t0))
+	ff_off
+	"$HOSTCTL" set_link "nic$NIC_A" on || rc=1
+	msg "counters saturated with no link: reset after ${t} s (-1: none)," \
+	    "resets +$(($(ethstat "$IF_A" "" resets) - r0))," \
+	    "\"PHY hung\" logged $(dmesg | sed -n "/$mark/,\$p" |
+				 grep -c "$(nic_bdf $NIC_A).*PHY hung")"
+	[ "$t" -ge 0 ] || rc=1
 	[ $rc -eq 0 ] && healthy || rc=1
 	return $rc
 }

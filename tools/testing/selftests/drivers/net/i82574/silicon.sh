@@ -6,7 +6,8 @@
 # lib.sh's reg_trace_*). In one trace window, NIC $SIL_NIC (default 0)
 # leaves e1000e, is bound to $DRIVER, set up, has its autonegotiation
 # restarted (ethtool -r: PHY accesses whatever the driver does at bind),
-# set down and unbound; every other NIC's interface is down meanwhile (the
+# reconfigured (MTU 9000, ethtool -G to 512 descriptors, MTU 1500), set
+# down and unbound; every other NIC's interface is down meanwhile (the
 # events do not say which NIC wrote). The cases:
 #  - the PHY is powered up: BMCR is written with PDOWN clear between bind
 #    and up, last (e1000e, probing with the interface down, leaves PDOWN
@@ -28,8 +29,21 @@
 #    TCP/IPv6 under bit 18 and ignores 21, so only the trace shows bit 21.
 #    Two queues have no e1000e precedent: RSS on (01b) and RETA's queue bit
 #    (7) follow the 82574 datasheet and QEMU's model (e1000e_rss_enabled).
+#  - no RX (TX) ring register (base, length, head of either queue) is
+#    written once that unit has run (EN set with descriptors handed over)
+#    until a CTRL.RST: a unit merely disabled may keep descriptors cached,
+#    and e1000e never clears RCTL.EN on this part but resets the MAC around
+#    every ring change; the MTU and ring changes each reprogram the rings;
+#  - ip link set down resets the MAC (CTRL.RST) and sets no RCTL.EN or
+#    TCTL.EN after it: nothing in the device points at the freed rings;
+#  - the packet buffer split that a reset latches (the last PBA write
+#    before it) gives RX 32 KB at MTU 1500 and 22 KB at 9000 (TX room for
+#    two jumbo frames), e1000e's split, wherever RCTL.EN is set. The model
+#    ignores PBA; only a reset applies it on silicon.
 # DRIVER=e1000e runs the same on e1000e (bound again), a reference that
-# passes every case.
+# passes every case but the PBA split at MTU 9000: e1000e reads TX's share
+# back from PBA, which silicon computes (8 KB) and the model leaves 0, so
+# there e1000e gives RX 14 KB.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -45,16 +59,22 @@ CTRL=0x0
 CTRL_RST=$((1 << 26))
 WUC=0x5800
 MRQC=0x5818
+RCTL=0x100
+TCTL=0x400
+CTL_EN=0x2
+PBA=0x1000
+RING_SIZE=512
 # RSS (bits 1:0 = 01b) only where two queues run: not on e1000e
 MRQC_WANT=0x370001
 [ "$DRIVER" = e1000e ] && MRQC_WANT=0x370000
 # the window's records (reg_trace_parse) from the bind to the interface up,
-# while up, at ip link set down, at the unbind
-S_BIND=() S_AN=() S_DOWN=() S_UNBIND=()
+# while up, at MTU 9000, at ethtool -G, at MTU 1500, at ip link set down, at
+# the unbind
+S_BIND=() S_AN=() S_JUMBO=() S_RING=() S_STD=() S_DOWN=() S_UNBIND=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 7
+ktap_set_plan 10
 
 # note TEXT: a KTAP diagnostic, TEXT as it is (trace lines hold glob
 # characters, which ktap_print_msg would expand)
@@ -82,9 +102,10 @@ prepare()
 	IFN=$(nic_ifname "$NIC") && ip link set "$IFN" down
 }
 
-# window: the traced sequence; M_BIND, M_UP, M_AN and M_DOWN are the log's
-# offsets after the unbind from e1000e, once the interface is up, after
-# ethtool -r, after ip link set down; REG_TRACE_TO after the unbind. WOL
+# window: the traced sequence; M_BIND, M_UP, M_AN, M_JUMBO, M_RING, M_STD
+# and M_DOWN are the log's offsets after the unbind from e1000e, once the
+# interface is up, after ethtool -r, MTU 9000, ethtool -G, MTU 1500 (each
+# with the link back), after ip link set down; REG_TRACE_TO after the unbind. WOL
 # is the interface's Wake-on setting once turned off ("d"; "none" without
 # WoL support).
 window()
@@ -111,10 +132,24 @@ window()
 	ethtool -r "$IFN" || note "ethtool -r $IFN failed"
 	wait_for 100 carrier_up "$IFN" || return 1
 	M_AN=$(reg_trace_mark) || return 1
+	reconfigure || return 1
 	ip link set "$IFN" down || return 1
 	M_DOWN=$(reg_trace_mark) || return 1
 	echo "$bdf" > "$NIC_DEV/driver/unbind" || return 1
 	reg_trace_off
+}
+
+# reconfigure: the MTU and ring changes of window(), each waiting for the
+# link to come back
+reconfigure()
+{
+	ip link set "$IFN" mtu 9000 && wait_for 100 carrier_up "$IFN" || return 1
+	M_JUMBO=$(reg_trace_mark) || return 1
+	ethtool -G "$IFN" rx $RING_SIZE tx $RING_SIZE &&
+		wait_for 100 carrier_up "$IFN" || return 1
+	M_RING=$(reg_trace_mark) || return 1
+	ip link set "$IFN" mtu 1500 && wait_for 100 carrier_up "$IFN" || return 1
+	M_STD=$(reg_trace_mark)
 }
 
 # segment ARRAY FROM TO: the records (reg_trace_parse) logged between the
@@ -173,7 +208,8 @@ drv_load()
 # write clears it, and there is at least one access
 mdio_owned()
 {
-	local all=("${S_BIND[@]}" "${S_AN[@]}" "${S_DOWN[@]}" "${S_UNBIND[@]}")
+	local all=("${S_BIND[@]}" "${S_AN[@]}" "${S_JUMBO[@]}" "${S_RING[@]}"
+		   "${S_STD[@]}" "${S_DOWN[@]}" "${S_UNBIND[@]}")
 	local own=0 cnt=0 bad=0 i o v first=
 
 	for i in "${!all[@]}"; do
@@ -256,14 +292,148 @@ mrqc_bits()
 	[ $((LAST)) -eq $((MRQC_WANT)) ]
 }
 
+# ring_reg OFFSET: "rx" or "tx" if OFFSET is a ring's base, length or head
+# register, "rxt" or "txt" if its tail (RX at 0x2800, TX at 0x3800, queue 1
+# 0x100 above queue 0)
+ring_reg()
+{
+	local o=$(($1)) b u
+
+	for b in 0x2800 0x2900 0x3800 0x3900; do
+		[ $((b)) -lt $((0x3800)) ] && u=rx || u=tx
+		case $((o - b)) in
+		0 | 4 | 8 | 16) echo $u ;;
+		24) echo ${u}t ;;
+		*) continue ;;
+		esac
+		return 0
+	done
+	return 1
+}
+
+# rings_on_reset: over the whole window, no write to a ring register of RX
+# (TX) once that unit has run since the last CTRL.RST: RCTL.EN (TCTL.EN)
+# set with a tail written non-zero (descriptors handed over, which the unit
+# may have cached). e1000e sets RCTL.EN on an empty ring before it writes
+# the ring. The rings are programmed (RX queue 0's base written) in each
+# of the three changes.
+rings_on_reset()
+{
+	local bad=0 n first= r k o v name seg unit
+	local -A en=() tail=() ran=()
+
+	for name in S_BIND S_AN S_JUMBO S_RING S_STD S_DOWN S_UNBIND; do
+		eval "seg=(\"\${$name[@]}\")"
+		n=0
+		for r in "${seg[@]}"; do
+			read -r k o v <<< "$r"
+			[ "$k" = reg ] || continue
+			unit=
+			if [ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )); then
+				en=() tail=() ran=()
+				continue
+			elif [ $((o)) -eq $((RCTL)) ]; then
+				unit=rx en[rx]=$(( (v & CTL_EN) != 0 ))
+			elif [ $((o)) -eq $((TCTL)) ]; then
+				unit=tx en[tx]=$(( (v & CTL_EN) != 0 ))
+			elif unit=$(ring_reg "$o"); then
+				case $unit in
+				rxt | txt)
+					unit=${unit%t}
+					(( v )) && tail[$unit]=1
+					;;
+				*)
+					[ $((o)) -eq $((0x2800)) ] && n=$((n + 1))
+					[ -n "${ran[$unit]:-}" ] || continue
+					bad=$((bad + 1))
+					[ -n "$first" ] || first="$name: $r"
+					continue
+					;;
+				esac
+			else
+				continue
+			fi
+			[ "${en[$unit]:-0}" = 1 ] && [ -n "${tail[$unit]:-}" ] &&
+				ran[$unit]=1
+		done
+		note "$name: RX queue 0 base written $n times"
+		case $name in
+		S_JUMBO | S_RING | S_STD) [ $n -gt 0 ] || bad=$((bad + 1)) ;;
+		esac
+	done
+	note "$bad ring writes to a unit that ran since the last reset" \
+	     "${first:+(the first: $first)}"
+	[ $bad = 0 ]
+}
+
+# down_resets: ip link set down writes CTRL.RST, and from the last one to
+# the end of the window no RCTL or TCTL write sets EN
+down_resets()
+{
+	local all=("${S_DOWN[@]}" "${S_UNBIND[@]}") rst=0 en=0 i k o v
+
+	for i in "${!all[@]}"; do
+		read -r k o v <<< "${all[i]}"
+		[ "$k" = reg ] || continue
+		if [ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )); then
+			[ "$i" -lt ${#S_DOWN[@]} ] && rst=1
+			en=0
+		elif [ $((o)) -eq $((RCTL)) ] || [ $((o)) -eq $((TCTL)) ]; then
+			(( v & CTL_EN )) && en=1
+		fi
+	done
+	note "down: CTRL.RST written $rst; EN set after the last reset $en"
+	[ $rst = 1 ] && [ $en = 0 ]
+}
+
+# pba_split: wherever RCTL.EN is set, the PBA write the last CTRL.RST
+# latched gives RX 32 KB (22 KB while the MTU is 9000), and EN is set at
+# least once in each segment but ethtool -r's
+pba_split()
+{
+	local latched= pending= bad=0 name want n r k o v seg
+
+	for name in S_BIND S_AN S_JUMBO S_RING S_STD; do
+		eval "seg=(\"\${$name[@]}\")"
+		want=32
+		[ $name = S_JUMBO ] || [ $name = S_RING ] && want=22
+		n=0
+		for r in "${seg[@]}"; do
+			read -r k o v <<< "$r"
+			[ "$k" = reg ] || continue
+			if [ $((o)) -eq $((PBA)) ]; then
+				pending=$((v & 0xffff))
+			elif [ $((o)) -eq $((CTRL)) ] && (( v & CTRL_RST )); then
+				latched=$pending
+			elif [ $((o)) -eq $((RCTL)) ] && (( v & CTL_EN )); then
+				n=$((n + 1))
+				[ "$latched" = $want ] && continue
+				[ $bad -gt 0 ] ||
+					note "$name: RCTL.EN set with PBA.RXA" \
+					     "${latched:-never written} latched, want $want"
+				bad=$((bad + 1))
+			fi
+		done
+		note "$name: RCTL.EN set $n times," \
+		     "PBA.RXA latched ${latched:-never written} (want $want)"
+		# ethtool -r leaves RCTL alone
+		[ $n -gt 0 ] || [ $name = S_AN ] || bad=$((bad + 1))
+	done
+	[ $bad = 0 ]
+}
+
 prepare || ktap_exit_fail_msg "cannot put NIC $NIC on e1000e with the other NICs down"
 window || ktap_exit_fail_msg "the traced bind, up, ethtool -r, down, unbind of NIC $NIC failed"
 segment S_BIND "$M_BIND" "$M_UP"
 segment S_AN "$M_UP" "$M_AN"
-segment S_DOWN "$M_AN" "$M_DOWN"
+segment S_JUMBO "$M_AN" "$M_JUMBO"
+segment S_RING "$M_JUMBO" "$M_RING"
+segment S_STD "$M_RING" "$M_STD"
+segment S_DOWN "$M_STD" "$M_DOWN"
 segment S_UNBIND "$M_DOWN" "$REG_TRACE_TO"
 note "$DRIVER on NIC $NIC: qemu-trace.log bytes $REG_TRACE_FROM..$REG_TRACE_TO;" \
-	"records: ${#S_BIND[@]} bind..up, ${#S_AN[@]} up, ${#S_DOWN[@]} down," \
+	"records: ${#S_BIND[@]} bind..up, ${#S_AN[@]} up, ${#S_JUMBO[@]} MTU 9000," \
+	"${#S_RING[@]} ethtool -G, ${#S_STD[@]} MTU 1500, ${#S_DOWN[@]} down," \
 	"${#S_UNBIND[@]} unbind"
 
 ktap_test_result "$DRIVER: the PHY is powered up after the bind (BMCR PDOWN clear)" \
@@ -280,4 +450,11 @@ ktap_test_result "$DRIVER: Wake-on after the bind follows the NVM's APM enable" 
 	wol_default
 ktap_test_result "$DRIVER: MRQC: RSS on, hash fields IPv4, TCP/IPv4, IPv6, TCP/IPv6, TCP/IPv6Ex" \
 	mrqc_bits
+ktap_test_result \
+	"$DRIVER: rings programmed only on a MAC reset since RX or TX last ran (MTU, ethtool -G)" \
+	rings_on_reset
+ktap_test_result "$DRIVER: ip link set down resets the MAC, nothing enabled after it" \
+	down_resets
+ktap_test_result "$DRIVER: PBA latched at the reset: RX 32 KB at MTU 1500, 22 KB at 9000" \
+	pba_split
 ktap_finished
