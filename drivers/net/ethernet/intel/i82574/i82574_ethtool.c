@@ -31,21 +31,43 @@ static const u32 i82574_dump_regs[] = {
 	I82574_TDT(1), I82574_TXDCTL(1), I82574_TARC(1),
 };
 
+/* Register arrays dumped after i82574_dump_regs[], in this order: RAL and
+ * RAH of the device's own address, the RSS table and key, the multicast
+ * table
+ */
+static const struct {
+	u32 base;
+	u32 words;
+} i82574_dump_arrays[] = {
+	{ I82574_RAL(0), 2 },
+	{ I82574_RETA(0), I82574_RETA_ENTRIES / 4 },
+	{ I82574_RSSRK(0), I82574_RSS_KEY_SIZE / 4 },
+	{ I82574_MTA(0), I82574_MTA_NUM },
+};
+
 static int i82574_get_regs_len(struct net_device *netdev)
 {
-	return sizeof(i82574_dump_regs);
+	unsigned int i, words = ARRAY_SIZE(i82574_dump_regs);
+
+	for (i = 0; i < ARRAY_SIZE(i82574_dump_arrays); i++)
+		words += i82574_dump_arrays[i].words;
+	return words * sizeof(u32);
 }
 
+/* Version 2: version 1's registers, then i82574_dump_arrays[] */
 static void i82574_get_regs(struct net_device *netdev,
 			    struct ethtool_regs *regs, void *p)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
+	unsigned int i, w;
 	u32 *buf = p;
-	unsigned int i;
 
-	regs->version = 1;
+	regs->version = 2;
 	for (i = 0; i < ARRAY_SIZE(i82574_dump_regs); i++)
-		buf[i] = rd32(priv, i82574_dump_regs[i]);
+		*buf++ = rd32(priv, i82574_dump_regs[i]);
+	for (i = 0; i < ARRAY_SIZE(i82574_dump_arrays); i++)
+		for (w = 0; w < i82574_dump_arrays[i].words; w++)
+			*buf++ = rd32(priv, i82574_dump_arrays[i].base + 4 * w);
 }
 
 /* The speeds this MAC and PHY offer: all but 1000BASE-T half duplex */

@@ -15,6 +15,9 @@
 #    the recovery took long enough for iperf3's control connection to
 #    break ("unable to send control message: Broken pipe"). Its outcome is
 #    printed; traffic after the recovery is required.
+#  Both show the handlers ran: at least one MAC reset (QEMU's
+#  e1000e_core_ctrl_sw_reset trace event) from the injection to the end of
+#  the checks; a handler that only answered CAN_RECOVER would reset none.
 #  - recovery that fails (i82574 only: its debugfs fail_slot_reset makes
 #    slot_reset report DISCONNECT after error_detected stopped the rings,
 #    and resume never comes): then ip link set down and the unbind must
@@ -47,7 +50,12 @@ if [ ! -e "$PORT/aer_dev_fatal" ] || [ ! -x "$HOSTCTL" ] ||
 	exit "$KSFT_SKIP"
 fi
 ktap_set_plan 4
-trap wire_cleanup EXIT
+cleanup()
+{
+	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	wire_cleanup
+}
+trap cleanup EXIT
 
 # aer_count KIND: the AER driver's count of KIND (fatal, nonfatal) errors
 # reported by the port
@@ -78,6 +86,8 @@ inject()
 		f0=$(kmsg_count "recovery failed") ||
 		{ msg "cannot read the AER counts"; return 1; }
 	t0=$(tx_timeouts)
+	reg_trace_on e1000e_core_ctrl_sw_reset ||
+		{ msg "cannot trace MAC resets"; return 1; }
 	iperf3_run "aer-$DRIVER-$kind" -t 6 & bg=$!
 	nap 2
 	"$HOSTCTL" aer rp$NIC uncorrectable "$err" || return 1
@@ -107,6 +117,19 @@ inject()
 	iperf3_run "aer-$DRIVER-$kind-after" -t 2 ||
 		{ msg "iperf3 failed after"; return 1; }
 	[ "$(tx_timeouts)" -eq "$t0" ] || { msg "TX timeouts"; return 1; }
+	handlers_reset
+}
+
+# handlers_reset: the trace window reg_trace_on opened in inject() holds a
+# MAC reset (there is no other NIC reset meanwhile to mistake for one)
+handlers_reset()
+{
+	local n
+
+	reg_trace_off || { msg "cannot stop the trace"; return 1; }
+	n=$(reg_trace_lines | grep -c "e1000e_core_ctrl_sw_reset")
+	msg "MAC resets (CTRL.RST) from the injection on: $n"
+	[ "$n" -gt 0 ]
 }
 
 msg() { ktap_print_msg "$*"; }

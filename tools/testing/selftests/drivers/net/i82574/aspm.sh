@@ -57,19 +57,7 @@ lnkctl()
 }
 
 # pcie_cap_pos BDF: the offset of BDF's PCI Express capability in POS
-pcie_cap_pos()
-{
-	local -a cfg
-	local p
-
-	mapfile -t cfg < <(od -An -v -tu1 -w1 -N256 "/sys/bus/pci/devices/$1/config")
-	p=${cfg[0x34]// /}
-	while [ "${p:-0}" -ne 0 ]; do
-		[ "${cfg[p]// /}" -eq 16 ] && { POS=$p; return 0; }
-		p=${cfg[p + 1]// /}
-	done
-	return 1
-}
+pcie_cap_pos() { pci_cap_pos "$1" 16; }
 
 # aspm_on: L0s and L1 on at both ends, as firmware could leave them, where
 # the model keeps them (noted if it does not)

@@ -556,6 +556,40 @@ REG_TRACE_TO=
 REG_TRACE_EVENTS=()
 REG_TRACE_IDLED=()
 
+# pci_cap_pos BDF ID: the offset of BDF's capability ID (1: power
+# management, 16: PCI Express) in POS. Reading config space resumes a
+# runtime-suspended device.
+pci_cap_pos()
+{
+	local -a cfg
+	local p
+
+	mapfile -t cfg < <(od -An -v -tu1 -w1 -N256 "/sys/bus/pci/devices/$1/config")
+	p=${cfg[0x34]// /}
+	while [ "${p:-0}" -ne 0 ]; do
+		[ "${cfg[p]// /}" -eq "$2" ] && { POS=$p; return 0; }
+		p=${cfg[p + 1]// /}
+	done
+	return 1
+}
+
+# pmcsr_states BDF POS: the power states written to BDF's PMCSR (its PM
+# capability at POS, + 4) in the last trace window of pci_cfg_write
+# ("pci_cfg_write NAME BB:DD.F @0xOFF <- 0xVAL"), in order, as "D3 D0 ..."
+# in PMCSR_STATES
+pmcsr_states()
+{
+	local re="pci_cfg_write [^ ]+ ${1#0000:} @0x([0-9a-f]+) <- 0x([0-9a-f]+)\$" l
+
+	PMCSR_STATES=
+	while IFS= read -r l; do
+		[[ $l =~ $re ]] || continue
+		[ $((16#${BASH_REMATCH[1]})) -eq $(($2 + 4)) ] || continue
+		PMCSR_STATES+="D$((16#${BASH_REMATCH[2]} & 3)) "
+	done < <(reg_trace_lines)
+	PMCSR_STATES=${PMCSR_STATES% }
+}
+
 # reg_trace_available: hostctl and the trace log are there (harness guest)
 reg_trace_available()
 {

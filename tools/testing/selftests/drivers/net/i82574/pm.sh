@@ -10,16 +10,20 @@
 #    netlink and the ioctl, and the setting stays; with the interface down
 #    (its PHY powered down) the suspend that arms wol g powers the PHY up
 #    (a wake-up needs a link): the last BMCR write of the suspend has
-#    PDOWN clear;
+#    PDOWN clear, and its last CTRL write before arming sets SLU;
 #  - runtime PM: with power/control "auto", the PCI device suspends once
-#    the interface is down, an ethtool query while it is suspended answers
-#    and lets it suspend again; ip link set up resumes it and traffic
-#    flows;
+#    the interface is down (PMCSR written D3hot, from the PCI config
+#    trace), an ethtool query while it is suspended answers and lets it
+#    suspend again; ip link set up resumes it (PMCSR written D0) and
+#    traffic flows;
 #  - system suspend and resume with iperf3 running: the callbacks ran (the
 #    trace shows a MAC reset and the wake-up registers), iperf3 completes,
 #    traffic flows after, and every setting changed before (ring sizes,
 #    RSS table and key, coalescing, MTU, promisc, a multicast address, the
 #    TX queue's dispatch_limit and BQL limit_max) reads back the same;
+#    on i82574 the device's registers too (ethtool -d: ring lengths, EITR,
+#    RCTL.UPE/MPE, MRQC, RAR 0, RETA, RSS key, MTA), since the driver's
+#    and the core's memory of a setting survives any resume;
 #  - the PM core's test levels (pm_test devices, platform, processors,
 #    core) and full sleeps (s2idle woken by a serial port's interrupt, as
 #    QEMU's RTC wakes S3 only; S3, when the machine offers it, woken by the
@@ -321,12 +325,15 @@ rpm_is()
 
 # rpm_down: with power/control auto, ip link set down lets the device
 # suspend; ethtool -g while suspended answers with the ring sizes and the
-# device suspends again after
+# device suspends again after; the PCI config trace shows PMCSR written
+# D3hot, and D3hot last (runtime_status alone would not show the state)
 rpm_down()
 {
-	local out
+	local out bdf=${NIC_DEV##*/}
 
+	pci_cap_pos "$bdf" 1 && PM_POS=$POS || { note "no PM capability"; return 1; }
 	echo auto > "$NIC_DEV/power/control" || return 1
+	reg_trace_on pci_cfg_write || return 1
 	ip link set "$IF_A" down || return 1
 	if ! wait_for 100 rpm_is suspended; then
 		note "runtime_status $RD 10 s after ip link set down"
@@ -336,14 +343,23 @@ rpm_down()
 		return 1
 	[ "$out" = 256 ] || { note "ethtool -g on the suspended device: RX $out"; return 1; }
 	wait_for 100 rpm_is suspended || { note "not suspended again: $RD"; return 1; }
+	reg_trace_off && pmcsr_states "$bdf" "$PM_POS" || return 1
+	note "PMCSR power states written: ${PMCSR_STATES:-none}"
+	[[ " $PMCSR_STATES" == *" D3"* && $PMCSR_STATES == *D3 ]]
 }
 
 # rpm_up: ip link set up resumes the device, the link comes back, and
 # ping works
 rpm_up()
 {
+	local bdf=${NIC_DEV##*/}
+
+	reg_trace_on pci_cfg_write || return 1
 	ip link set "$IF_A" up || return 1
 	rpm_is active || { note "runtime_status $RD after ip link set up"; return 1; }
+	reg_trace_off && pmcsr_states "$bdf" "$PM_POS" || return 1
+	note "PMCSR power states written at up: ${PMCSR_STATES:-none}"
+	[[ $PMCSR_STATES == *D0 ]] || return 1
 	wait_for 100 carrier_up "$IF_A" || return 1
 	# the link may drop once more as autonegotiation restarts
 	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
@@ -359,8 +375,35 @@ squash()
 	printf -v "$1" '%s' "${w[*]}"
 }
 
+# The words of i82574's register dump (ethtool -d, i82574_get_regs()):
+# version 1's i82574_dump_regs[], then RAL/RAH 0, RETA, RSSRK and MTA
+D_WORDS=212
+D_EITR1=8 D_RCTL=10 D_MRQC=15 D_RDLEN0=18 D_TDLEN0=28
+D_RAL0=40 D_RETA=42 D_RSSRK=74 D_MTA=84
+
+# dump_settings VAR: the settings under test as the device holds them, from
+# its register dump, into VAR: ring lengths, queue vector EITRs, RCTL's
+# unicast and multicast promiscuous bits, MRQC, RAR 0, RETA, the RSS key,
+# the multicast table
+dump_settings()
+{
+	local -a d
+
+	# shellcheck disable=SC2207 # numbers
+	d=($(ethtool -d "$IF_A" raw on | od -An -tu4 -v))
+	if [ ${#d[@]} -ne $D_WORDS ]; then
+		printf -v "$1" 'a dump of %d words, not %d' ${#d[@]} $D_WORDS
+		return
+	fi
+	printf -v "$1" '%s' "rdlen ${d[D_RDLEN0]} tdlen ${d[D_TDLEN0]}" \
+		" eitr ${d[D_EITR1]} ${d[D_EITR1 + 1]}" \
+		" upe $(( (d[D_RCTL] >> 3) & 1 )) mpe $(( (d[D_RCTL] >> 4) & 1 ))" \
+		" mrqc ${d[D_MRQC]} rar0 ${d[D_RAL0]} ${d[D_RAL0 + 1]}" \
+		" reta ${d[*]:D_RETA:32} key ${d[*]:D_RSSRK:10} mta ${d[*]:D_MTA:128}"
+}
+
 # snapshot ARRAY: every setting under test, one string each (five
-# processes: each costs up to a second on the debug kernel)
+# processes, six on i82574: each costs up to a second on the debug kernel)
 snapshot()
 {
 	local -n s=$1
@@ -383,6 +426,7 @@ snapshot()
 	s[mcast]="$MCAST $([[ $out == *"$MCAST"* ]] && echo joined || echo absent)"
 	rd "$q/dispatch_limit" && s[dl]=$RD
 	rd "$q/byte_queue_limits/limit_max" && s[bql]=$RD
+	[ "$DRIVER" = e1000e ] || dump_settings "s[regs]"
 }
 declare -A BEFORE AFTER DEFAULTS
 
@@ -591,9 +635,10 @@ if [ "$DRIVER" = e1000e ]; then
 	ktap_test_skip "$DRIVER: runtime suspend at ip link set down $why"
 	ktap_test_skip "$DRIVER: runtime resume at ip link set up, traffic"
 else
-	ktap_test_result "$DRIVER: runtime suspended after ip link set down, ethtool answers" \
+	ktap_test_result \
+		"$DRIVER: runtime suspended (D3hot) after ip link set down, ethtool answers" \
 		rpm_down
-	ktap_test_result "$DRIVER: runtime resumed by ip link set up, traffic flows" \
+	ktap_test_result "$DRIVER: runtime resumed (D0) by ip link set up, traffic flows" \
 		rpm_up
 fi
 echo "$SAVED_CONTROL" > "$NIC_DEV/power/control"
@@ -618,6 +663,7 @@ KEPT_CASES=(
 	"multicast address kept:mcast"
 	"tx-0 dispatch_limit kept:dl"
 	"tx-0 BQL limit_max kept:bql"
+	"registers kept (ethtool -d: rings, EITR, RCTL, MRQC, RAR, RETA, key, MTA):regs"
 )
 for c in "${SLEEP_CASES[@]}"; do
 	ktap_test_result "$DRIVER: ${c%:*}" "${c##*:}"
@@ -626,6 +672,8 @@ snapshot AFTER
 for c in "${KEPT_CASES[@]}"; do
 	if [ "$DRIVER" = e1000e ] && [ "${c##*:}" = rss ]; then
 		ktap_test_skip "$DRIVER: ${c%:*} (no ethtool -x)"
+	elif [ "$DRIVER" = e1000e ] && [ "${c##*:}" = regs ]; then
+		ktap_test_skip "$DRIVER: ${c%:*} (i82574's register dump)"
 	elif [ $DL_OK = 0 ] && [ "${c##*:}" = dl ]; then
 		ktap_test_skip "$DRIVER: ${c%:*} (the driver has no dispatch_limit)"
 	else

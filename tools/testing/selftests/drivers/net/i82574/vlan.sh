@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # VLAN offloads of i82574 on two NICs, NIC 0 here and NIC 1 in $PEER_NS,
-# with VLAN 10 on both ends: tags inserted (TX CMD.VLE) and stripped
-# (CTRL.VME, status VP) by the device, counted by its ethtool stats and
-# seen by the peer's VLAN device; the same traffic with each offload off;
-# the VLAN filter (RCTL.VFE + VFTA) dropping a VID that is not configured,
-# and letting it through with rx-vlan-filter off or in promiscuous mode;
-# every ethtool -K toggle under an iperf3 flow over the VLAN, with no link
-# drop and counters that never go back. Register state from ethtool -d.
+# with VLAN 10 on both ends: tags inserted by the device (the TX data
+# descriptors have CMD.VLE and the VID, from QEMU's e1000e_tx_descr trace
+# events; the peer inserts its own tags in software meanwhile, so that
+# every VLE descriptor is NIC 0's) and stripped (CTRL.VME, status VP),
+# counted by its ethtool stats and seen by the peer's VLAN device; the
+# same traffic with each offload off (no VLE descriptor); the VLAN filter
+# (RCTL.VFE + VFTA) dropping every frame of a VID that is not configured
+# (counted with a packet socket on NIC 0: none may arrive), and letting
+# them all through with rx-vlan-filter off or in promiscuous mode; every
+# ethtool -K toggle under an iperf3 flow over the VLAN, with no link drop
+# and counters that never go back. Register state from ethtool -d.
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -24,6 +28,8 @@ CTRL_VME=$((1 << 30))
 RCTL_VFE=$((1 << 18))
 RXCSUM_TUOFL=$((1 << 9))
 N=100
+VLAN_COUNT=$(dirname "$(readlink -f "$0")")/vlan_count.py
+TXD_VLE=$((1 << 30))
 
 ktap_print_header
 if [ ! -d /sys/bus/pci/drivers/i82574 ]; then
@@ -34,6 +40,7 @@ DRIVER=i82574
 ktap_set_plan 9
 vlan_cleanup()
 {
+	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
 	[ -n "${IF_A:-}" ] && ip link del "$IF_A.$VID" 2>/dev/null
 	wire_cleanup
 }
@@ -42,6 +49,8 @@ trap vlan_cleanup EXIT
 vlan_setup()
 {
 	wire_setup 0 1 || return 1
+	# the peer's tags in software: every VLE descriptor is NIC 0's
+	ip netns exec "$PEER_NS" ethtool -K "$IF_B" txvlan off || return 1
 	ip link add link "$IF_A" name "$IF_A.$VID" type vlan id $VID &&
 		ip addr add $V4_A/24 dev "$IF_A.$VID" &&
 		ip link set "$IF_A.$VID" up || return 1
@@ -92,19 +101,41 @@ delta_is()
 	fi
 }
 
+# vle_descs: TX data descriptors with CMD.VLE and VLAN $VID in the last
+# trace window of e1000e_tx_descr ("ADDR : LOWER UPPER", the tag in
+# UPPER's high 16 bits), in VLE
+vle_descs()
+{
+	local re='e1000e_tx_descr .* : ([0-9a-f]+) ([0-9a-f]+)$' l lo up
+
+	VLE=0
+	while IFS= read -r l; do
+		[[ $l =~ $re ]] || continue
+		lo=$((16#${BASH_REMATCH[1]})) up=$((16#${BASH_REMATCH[2]}))
+		(( lo & TXD_VLE )) && [ $(( (up >> 16) & 0xfff )) = $VID ] &&
+			VLE=$((VLE + 1))
+	done < <(reg_trace_lines)
+	return 0
+}
+
 # vlan_ping HW_TX HW_RX: 5 pings over VLAN 10 answered; the device
-# inserted (HW_TX=1) or did not insert (0) their tags, and likewise
-# stripped (HW_RX) the replies' tags
+# inserted (HW_TX=1) or did not insert (0) their tags, by its counter and
+# by the descriptors it was given, and likewise stripped (HW_RX) the
+# replies' tags
 vlan_ping()
 {
 	local ins strip
 
 	vstats || return 1
 	ins=$INS strip=$STRIP
+	reg_trace_on e1000e_tx_descr || return 1
 	ping -c 5 -i 0.1 -W 2 $V4_B > /dev/null || return 1
+	reg_trace_off && vle_descs || return 1
 	vstats || return 1
-	ktap_print_msg "inserted $((INS - ins)), stripped $((STRIP - strip))"
-	delta_is "$1" $((INS - ins)) && delta_is "$2" $((STRIP - strip))
+	ktap_print_msg "inserted $((INS - ins)), stripped $((STRIP - strip))," \
+		"$VLE descriptors with VLE and VID $VID"
+	delta_is "$1" $((INS - ins)) && delta_is "$2" $((STRIP - strip)) &&
+		delta_is "$1" "$VLE"
 }
 
 # bits_are VME VFE TUOFL: those register bits set (1) or clear (0)
@@ -145,25 +176,34 @@ tx_only()
 	bits_are 0 1 1 && vlan_ping 0 0
 }
 
-# other_vid_rx: NIC 0's RX packets while the peer sends $N frames to it on
-# VLAN 20, in GOT
+# other_vid_rx: the frames of VLAN 20 that NIC 0 receives (a packet
+# socket's count) while the peer sends $N to it, in GOT
 other_vid_rx()
 {
-	local before
+	local out=/tmp/vlan-count.$$ pid
 
-	rd "/sys/class/net/$IF_A/statistics/rx_packets"
-	before=$RD
+	GOT=
+	python3 "$VLAN_COUNT" "$IF_A" $OTHER_VID 60 > "$out" & pid=$!
+	if ! wait_for 200 grep -q ready "$out"; then
+		kill $pid
+		wait $pid
+		ktap_print_msg "the packet socket did not start"
+		return 1
+	fi
 	ip netns exec "$PEER_NS" ping -c $N -i 0.002 -W 1 $V4_OTHER > /dev/null
 	nap 0.3
-	rd "/sys/class/net/$IF_A/statistics/rx_packets"
-	GOT=$((RD - before))
-	ktap_print_msg "$GOT of $N frames of VLAN $OTHER_VID received"
+	kill -TERM $pid
+	wait $pid
+	GOT=$(sed -n 2p "$out")
+	rm -f "$out"
+	ktap_print_msg "${GOT:-?} of $N frames of VLAN $OTHER_VID received"
+	[ -n "$GOT" ]
 }
 
 filtered()
 {
 	ethtool -K "$IF_A" rxvlan on txvlan on rx-vlan-filter on || return 1
-	bits_are 1 1 1 && other_vid_rx && [ "$GOT" -lt 10 ]
+	bits_are 1 1 1 && other_vid_rx && [ "$GOT" -eq 0 ]
 }
 
 filter_off()
