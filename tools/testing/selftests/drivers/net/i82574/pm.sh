@@ -66,7 +66,7 @@ declare -A OTHERS=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 27
+ktap_set_plan 28
 
 # note TEXT: a KTAP diagnostic, TEXT as it is
 note()
