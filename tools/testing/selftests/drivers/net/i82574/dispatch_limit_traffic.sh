@@ -8,8 +8,10 @@
 # a packet left without a doorbell would be missing): pktgen start_xmit
 # bursts of 1 and 16; pktgen queue_xmit through the lockless pfifo_fast
 # (mq, bypass included) and through a locked pfifo root, from one and from
-# two pktgen threads; AF_PACKET with PACKET_QDISC_BYPASS (dev_direct_xmit);
-# iperf3 TCP, and UDP both ways with every datagram accounted for by the
+# two pktgen threads, and through a netem root whose slots make backlogs
+# (with a limit, the core's flush and fewer doorbells than packets are
+# required); AF_PACKET with PACKET_QDISC_BYPASS (dev_direct_xmit); iperf3
+# TCP, and UDP both ways with every datagram accounted for by the
 # receiver's UDP counters; BQL sees nothing left in flight and, outside
 # the pktgen floods (see stall_note), no stall (BQL_STALLS). Then the
 # limit changes while iperf3 TCP and pktgen queue_xmit run, and idle pings
@@ -238,7 +240,9 @@ pktgen_field()
 
 # use_qdisc KIND: the sender's root qdisc. pfifo_fast: mq with a lockless
 # pfifo_fast per TX queue (TCQ_F_NOLOCK, with the bypass); pfifo: a locked
-# single root qdisc; default: whatever the kernel attaches
+# single root qdisc; netem: a root netem that holds every packet until
+# its next 10 ms slot and then lets out all it holds, so each slot's qdisc
+# run drains a backlog; default: whatever the kernel attaches
 use_qdisc()
 {
 	local q n
@@ -258,6 +262,10 @@ use_qdisc()
 	pfifo)
 		tc qdisc replace dev "$IF_A" root pfifo limit 1000 &&
 			tc qdisc show dev "$IF_A" | grep -q '^qdisc pfifo '
+		;;
+	netem)
+		tc qdisc replace dev "$IF_A" root netem limit 10000 slot 10ms 10ms &&
+			tc qdisc show dev "$IF_A" | grep -q '^qdisc netem .*slot'
 		;;
 	default)
 		;;
@@ -356,16 +364,26 @@ device_doorbells_off()
 	reg_trace_restore_others
 }
 
-# qdisc_doorbells_ok LIMIT SENT BEFORE: pktgen queue_xmit from two threads
-# through one locked root pfifo (device_doorbells_on). The device saw the
-# doorbells the driver counted (give or take one for each packet of the
-# stack's own, which may fall between the trace's window and the count's);
-# with limit 0 the core never flushes. With a limit, the doorbells and the
-# core's flushes are printed, not required: whether the two threads build a
-# backlog depends on the guest's timing (limit 64 on the perf kernel: 10
-# to 33 flushes and 2,688-3,567 doorbells for 4,000 packets in 7 runs,
-# then a run where every packet found the queue idle and rang, 0 flushes);
-# the forwarding cases are where deferral is required
+# qdisc_doorbells_ok LIMIT SENT BEFORE HOW: pktgen queue_xmit into a
+# backlog (device_doorbells_on). The device saw the doorbells the driver
+# counted (give or take one for each packet of the stack's own, which may
+# fall between the trace's window and the count's); with limit 0 the core
+# never flushes. HOW "required", the netem slots: every slot's qdisc run
+# drains a backlog. The root netem of a multiqueue device dequeues up to 9
+# packets of one TX queue at a time (try_bulk_dequeue_skb_slow()), sent as
+# one xmit_more batch, so at limit 0 no doorbell covered more than 9. With
+# a limit no batch passed LIMIT + 1 packets and fewer doorbells than
+# packets reached the device; from limit 16 on, the runs' last packets
+# waited for the core's flush and there were fewer doorbells than
+# xmit_more alone would ring (one per 9): a core whose qdisc runs never
+# defer fails here. (Below 16 a run of 64-72 packets often ends on a full
+# batch, so that nothing waits for the flush: limit 1 rang 1,000 times for
+# 2,000 packets with no flush.) HOW "reported", two pktgen threads into one locked pfifo: with a
+# limit the doorbells and flushes are printed, not required, as whether the
+# threads build a backlog depends on the guest's timing (limit 64 on the
+# perf kernel: 10 to 33 flushes and 2,688-3,567 doorbells for 4,000
+# packets in 7 runs, then a run where every packet found the queue idle
+# and rang, 0 flushes)
 qdisc_doorbells_ok()
 {
 	local pkts dbs fls other
@@ -380,14 +398,23 @@ qdisc_doorbells_ok()
 			ktap_print_msg "the driver counted $dbs, the device saw $DEV_DBS"
 			return 1
 		fi
+		dbs=$DEV_DBS
 	fi
-	[ "$1" -gt 0 ] || [ "$fls" -eq 0 ]
+	[ "$1" -gt 0 ] || [ "$fls" -eq 0 ] || return 1
+	[ "$4" = required ] || return 0
+	# no batch beyond the limit, or beyond xmit_more's 9 at limit 0
+	[ $((dbs * ($1 > 0 ? $1 + 1 : 9))) -ge "$2" ] || return 1
+	[ "$1" -gt 0 ] || return 0
+	[ "$dbs" -lt "$2" ] || return 1
+	# from 16 on, the runs' last packets waited, and batches grew longer
+	# than xmit_more's alone
+	[ "$1" -lt 16 ] || { [ "$fls" -gt 0 ] && [ $((dbs * 9)) -lt "$2" ]; }
 }
 
 # pktgen_exact LIMIT MODE BURST THREADS QDISC: every frame pktgen sent
 # reached the peer; from one thread in start_xmit mode, each frame of
-# burst 1 rang and bursts shared doorbells; from two threads in queue_xmit
-# mode through pfifo, qdisc_doorbells_ok
+# burst 1 rang and bursts shared doorbells; in queue_xmit mode through
+# netem, or from two threads through pfifo, qdisc_doorbells_ok
 pktgen_exact()
 {
 	local base base_err sent before how=shared rc backlog=0
@@ -396,7 +423,8 @@ pktgen_exact()
 	pktgen_setup "$2" "$4" "$3" "$PKTGEN_COUNT" || return 1
 	base=$(peer_rx) || return 1
 	base_err=$(peer_addr_err)
-	[ "$2" = queue_xmit ] && [ "$4" -eq 2 ] && [ "$5" = pfifo ] && backlog=1
+	[ "$2" = queue_xmit ] && [ "$4" -eq 2 ] && [ "$5" = pfifo ] && backlog=reported
+	[ "$5" = netem ] && backlog=required
 	[ $backlog = 0 ] || device_doorbells_on || return 1
 	before=$(tx_counts)
 	[ "$2" = start_xmit ] && [ "$4" -eq 1 ] &&
@@ -414,7 +442,8 @@ pktgen_exact()
 	[ "$sent" -ge $((PKTGEN_COUNT * $4)) ] &&
 		peer_got "limit $1: pktgen $2 burst $3, $4 thread(s), $5" \
 			"$sent" "$base" "$base_err" || return 1
-	[ $backlog = 0 ] || { qdisc_doorbells_ok "$1" "$sent" "$before"; return; }
+	[ $backlog = 0 ] ||
+		{ qdisc_doorbells_ok "$1" "$sent" "$before" $backlog; return; }
 	[ "$2" = start_xmit ] && [ "$4" -eq 1 ] || return 0
 	[ "$3" -eq 1 ] && how=each
 	doorbells_ok "limit $1: pktgen $2 burst $3" $how "$sent" "$before" "$1"
@@ -794,7 +823,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $((5 + 11 * ${#LIMITS[@]}))
+ktap_set_plan $((5 + 12 * ${#LIMITS[@]}))
 trap cleanup EXIT
 
 if wire_setup 0 1 && [ -e "$(txq_dirs | head -n 1)/dispatch_limit" ]; then
@@ -829,6 +858,12 @@ for l in "${LIMITS[@]}"; do
 			ktap_test_skip "limit $l: pktgen queue_xmit, 2 threads, $qd: no pktgen"
 		fi
 	done
+	if [ -e $PG/pgctrl ]; then
+		ktap_test_result "limit $l: pktgen queue_xmit, netem slots, exact count, doorbells" \
+			pktgen_exact "$l" queue_xmit 1 1 netem
+	else
+		ktap_test_skip "limit $l: pktgen queue_xmit, netem slots: no pktgen"
+	fi
 	use_qdisc default
 	wait_for 20 idle
 	stall_note "limit $l"
