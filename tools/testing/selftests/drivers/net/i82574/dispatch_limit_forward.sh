@@ -14,13 +14,15 @@
 # flight (its stall count is reported). Then the limit changes while the
 # router forwards.
 #
-# Smaller runs for slow kernels: FWD_COUNT.
+# Smaller runs for slow kernels: FWD_COUNT, and CHANGE_COUNT for the
+# limit changes (default twice FWD_COUNT).
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # LIMITS=0+1+8+64 (the default) picks the limits to test
 IFS=+ read -r -a LIMITS <<< "${LIMITS:-0+1+8+64}"
 FWD_COUNT=${FWD_COUNT:-10000}
+CHANGE_COUNT=${CHANGE_COUNT:-$((FWD_COUNT * 2))}
 RTR_NS=dl-fwd-rtr
 SINK_NS=dl-fwd-sink
 SRC_IP=198.19.1.1
@@ -124,7 +126,8 @@ sink_reaches()
 	[ $(($(snmp "$SINK_NS" Ip InAddrErrors) - $1)) -ge "$2" ]
 }
 
-# pktgen_start COUNT: pktgen start_xmit, bursts of 16, from nic0 to the
+# pktgen_start COUNT [DELAY]: pktgen start_xmit, bursts of 16 (DELAY ns
+# apart, default 0), from nic0 to the
 # router's MAC for $DST_IP (fast enough that each RX poll of the router
 # forwards several packets); returns when the run has ended
 pktgen_start()
@@ -134,7 +137,7 @@ pktgen_start()
 	mac=$(rtr cat "/sys/class/net/$IF1/address") || return 1
 	pktgen_clear || return 1
 	echo "add_device $IF0" > $PG/kpktgend_0 || return 1
-	for c in "count $1" "pkt_size 60" "delay 0" "burst 16" \
+	for c in "count $1" "pkt_size 60" "delay ${2:-0}" "burst 16" \
 		 "src_min $SRC_IP" "src_max $SRC_IP" "dst $DST_IP" \
 		 "dst_mac $mac"; do
 		echo "$c" > "$PG/$IF0" || return 1
@@ -266,27 +269,49 @@ set_limit_pinned()
 	done
 }
 
+# router_tx_packets: the router's nic2 tx_packets, in RD (builtins only)
+router_tx_packets()
+{
+	ns_file "$RTR_NS" "/sys/class/net/$IF2/statistics/tx_packets" &&
+		rd "$NS_FILE"
+}
+
+# router_tx_moved COUNT: nic2's tx_packets is past COUNT
+router_tx_moved()
+{
+	router_tx_packets && [ "$RD" -gt "$1" ]
+}
+
 # change_while_forwarding: nic2's limit cycles through 64, 0, 8, 1, 0,
-# every few ms, while the router forwards; at least 10 changes overlap the
-# run (counted while pktgen still runs: on the one-vCPU debug kernel the
-# router forwarded between only 3 of 20 changes, in bursts)
+# every few ms, while the router forwards; at least 10 changes had
+# forwarded packets leave nic2 before the next change. pktgen sends its
+# bursts of 16 2 ms apart, CHANGE_COUNT frames, and the changes start
+# once the first forwarded packets left: on the one-vCPU debug kernel a
+# change under traffic takes 0.3-0.5 s, and pktgen's set-up there took
+# 1.3 s, during which 15 changes went by with nothing to forward
 change_while_forwarding()
 {
-	local before pid rc=0
+	local before pid rc=0 tx0
 
-	set_limit 0 && ns_pin "$RTR_NS" || return 1
+	set_limit 0 && ns_pin "$RTR_NS" && router_tx_packets || return 1
+	tx0=$RD
 	before=$(counters)
-	pktgen_start $((FWD_COUNT * 2)) &
+	pktgen_start "$CHANGE_COUNT" 2000000 &
 	pid=$!
+	if ! wait_for 300 router_tx_moved "$tx0"; then
+		ktap_print_msg "the router forwarded nothing within 30 s"
+		rc=1
+	fi
 	moving_reset
-	CYCLE_SET=set_limit_pinned CYCLE_NAP=0.005 cycle_limits 10 forwarding $pid ||
+	CYCLE_SET=set_limit_pinned CYCLE_NAP=0.005 CYCLE_PACKETS=router_tx_packets \
+		cycle_limits 10 forwarding $pid ||
 		rc=1
 	[ "$STUCK" = 0 ] || { stuck_report $pid; rc=1; }
 	wait $pid || rc=1
 	ns_unpin "$RTR_NS"
 	set_limit 0 || rc=1
 	ktap_print_msg "$CYCLES limit changes while forwarding"
-	[ $rc -eq 0 ] && fwd_check "changing" "$before" $((FWD_COUNT * 2))
+	[ $rc -eq 0 ] && fwd_check "changing" "$before" "$CHANGE_COUNT"
 }
 
 # ynl_qstats [SCOPE]: nic2's qstats as ynl reads them from netdev-genl,
