@@ -859,7 +859,8 @@ for l in "${LIMITS[@]}"; do
 		fi
 	done
 	if [ -e $PG/pgctrl ]; then
-		ktap_test_result "limit $l: pktgen queue_xmit, netem slots, exact count, doorbells" \
+		ktap_test_result \
+			"limit $l: pktgen queue_xmit, netem slots, exact count, doorbells" \
 			pktgen_exact "$l" queue_xmit 1 1 netem
 	else
 		ktap_test_skip "limit $l: pktgen queue_xmit, netem slots: no pktgen"

@@ -297,7 +297,8 @@ cycle_limits()
 	cycle_packets && [ -n "${at:-}" ] && [ "$RD" -gt "$at" ] &&
 		CYCLES=$((CYCLES + 1))
 	if [ "$CYCLES" -lt "$min" ]; then
-		ktap_print_msg "only $CYCLES of $i limit changes had packets through before the next"
+		ktap_print_msg "only $CYCLES of $i limit changes had packets" \
+			"through before the next"
 		rc=1
 	fi
 	return $rc
