@@ -51,7 +51,7 @@ DEBUG2_TESTS=(
 	"$SEL/dispatch_limit_abi.sh"
 	# the probe's NVM checks: a wrong checksum, a flash part (trace)
 	"$SEL/nvm_probe.sh"
-	"CASES=flap+ppfail+txmap,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
+	"CASES=flap+ppfail+txmap+cfgfail,FLAP_ROUNDS=2,TEST_TIMEOUT=1200:$SEL/robustness.sh"
 	"LIMITS=64,FWD_COUNT=1000,CHANGE_COUNT=16000,TEST_TIMEOUT=1500:$SEL/dispatch_limit_forward.sh"
 	# the no-strand oracle on netdevsim, whole (95 s here)
 	"PYTHONUNBUFFERED=1,TEST_TIMEOUT=900:$DRV/dispatch_limit.py"

@@ -909,9 +909,8 @@ for l in "${LIMITS[@]}"; do
 		ktap_test_result \
 			"limit $l: pktgen queue_xmit, netem slots, exact count, doorbells" \
 			pktgen_exact "$l" queue_xmit 1 1 netem
-		ktap_test_result \
-			"limit $l: pktgen queue_xmit, netem slots under mq, exact count, doorbells" \
-			pktgen_exact "$l" queue_xmit 1 1 mq-netem
+		c="limit $l: pktgen queue_xmit, netem slots under mq, exact count"
+		ktap_test_result "$c, doorbells" pktgen_exact "$l" queue_xmit 1 1 mq-netem
 	else
 		ktap_test_skip "limit $l: pktgen queue_xmit, netem slots: no pktgen"
 		ktap_test_skip "limit $l: pktgen queue_xmit, netem slots under mq: no pktgen"

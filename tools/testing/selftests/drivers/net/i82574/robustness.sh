@@ -15,6 +15,7 @@
 #   linkloss	the link lost with TX work pending: reset while it is down
 #   phyhang	PHY error counters saturated (fail_function) with no link: reset
 #   reconfig	ethtool -G/-L/-C, MTU 1500/9000, dispatch_limit under load
+#   cfgfail	ethtool -G/-L, each allocation in turn failing
 #   teardown	ifdown/ifup and unbind/bind under load
 #   badframes	malformed frames from the peer mixed with checked UDP
 #   knobs	invalid values to sysfs and ethtool: refused, state kept
@@ -27,7 +28,7 @@
 
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-ALL=flap+ppfail+txmap+txhang+linkloss+phyhang+reconfig+teardown+badframes+knobs+soak
+ALL=flap+ppfail+txmap+txhang+linkloss+phyhang+reconfig+cfgfail+teardown+badframes+knobs+soak
 CASES=${CASES:-$ALL}
 FLAP_ROUNDS=${FLAP_ROUNDS:-4}
 RECONFIG_ROUNDS=${RECONFIG_ROUNDS:-3}
@@ -690,6 +691,49 @@ no_maps_when_down()
 	ip link set "$IF_A" up
 	msg "$n TX DMA mappings live on $IF_A while it was down"
 	[ "$n" -eq 0 ]
+}
+
+# --- allocation failures in ring and channel changes -------------------------
+
+FS=/sys/kernel/debug/failslab
+FP=/sys/kernel/debug/fail_page_alloc
+
+# fault_attrs ON|OFF: failslab and fail_page_alloc fail any allocation of
+# a task whose fail-nth is armed (sleeping ones, order 0, quietly), or go
+# back to their defaults
+fault_attrs()
+{
+	local yn=N order=0 verbose=0
+
+	[ "$1" = ON ] || { yn=Y order=1 verbose=2; }
+	echo $yn > $FS/ignore-gfp-wait && echo $verbose > $FS/verbose &&
+		echo $yn > $FP/ignore-gfp-wait && echo $order > $FP/min-order &&
+		echo $verbose > $FP/verbose
+}
+
+# Every allocation a ring or channel change makes, failed in turn
+# (cfg_faults.py): a refused change leaves the old configuration working,
+# nothing leaks (kmemleak), nothing splats, and traffic flows at the end.
+# Without background traffic: the reconfig case changes rings under load,
+# and here the many attempts (about 2.5 s each under iperf3 on one
+# vCPU) would not fit.
+case_cfgfail()
+{
+	local rc l t0
+
+	if [ ! -w /proc/self/fail-nth ] || [ ! -d $FS ] || [ ! -d $FP ]; then
+		SKIP="no fail-nth, failslab or fail_page_alloc"
+		SKIP+=" (needs CONFIG_FAULT_INJECTION_DEBUG_FS)"
+		return 0
+	fi
+	fault_attrs ON || return 1
+	t0=$SECONDS
+	python3 "$DIR/cfg_faults.py" "$IF_A" "$IP4_B" > "$TMPD/out" 2>&1
+	rc=$?
+	fault_attrs OFF || rc=1
+	while read -r l; do msg "$l"; done < "$TMPD/out"
+	msg "sweeps took $((SECONDS - t0)) s"
+	[ $rc -eq 0 ] && no_maps_when_down && healthy
 }
 
 # --- teardown under load ------------------------------------------------------
