@@ -6,8 +6,10 @@
 # iperf3 UDP both ways with every datagram accounted, per-queue traffic
 # steered by RSS indirection and XPS to each queue pair in turn (netdev
 # qstats: the steered queues carried it, the others nothing), jumbo MTU,
-# unicast/promiscuous and multicast filtering, ethtool -G/-L/-C under
-# traffic with monotonic counters, the settings checked in the device's
+# unicast/promiscuous and multicast filtering, the unicast list (an
+# upper device's address, more addresses than RARs), MAC address changes
+# while up and while down (RAR 0 in the register dump), ethtool -G/-L/-C
+# under traffic with monotonic counters, the settings checked in the device's
 # registers (ethtool -d), refusal of invalid ring/channel settings, and
 # the service task's interrupt on each idle queue vector.
 
@@ -25,7 +27,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 34
+ktap_set_plan 40
 
 # check DESCRIPTION CMD...: like ktap_test_result, but CMD keeps its quoting
 check()
@@ -357,12 +359,13 @@ MC_OTHER=01:00:5e:01:07:99	# MTA hash 0x990, no default group hashes there
 
 # A receiver in the peer namespace and a sender here, each one python3
 # process for the whole section (interpreter start-up is slow under TCG).
-# The sender reads "DST MARK" lines from a FIFO and sends 20 test frames to
-# DST, then end markers to the peer's own MAC; the receiver, a packet socket
-# on $IF_B (it sees what the NIC let in), writes the count for MARK to
+# The sender reads "DST MARK [END]" lines from a FIFO and sends 20 test
+# frames to DST, then end markers to END (default: the peer's own MAC);
+# the receiver, a packet socket on $IF_B (it sees what the NIC let in, and
+# outlives the interface going down), writes the count for MARK to
 # $TMPD/l2-MARK when it sees the end marker.
 RX_PY='
-import socket, sys, time
+import errno, socket, sys, time
 ifn, proto, outdir, ready = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], sys.argv[4]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(proto))
 s.bind((ifn, proto))
@@ -370,7 +373,13 @@ open(ready, "w").close()
 cnt = {}
 end = time.time() + 600
 while time.time() < end:
-    d = s.recv(2048)[14:].split(b"\0", 1)[0].decode(errors="replace")
+    try:
+        f = s.recv(2048)
+    except OSError as e:
+        if e.errno != errno.ENETDOWN:
+            raise
+        continue
+    d = f[14:].split(b"\0", 1)[0].decode(errors="replace")
     if not d.startswith("l2-") or len(d) < 5:
         continue
     mark, tag = d[:-1], d[-1]
@@ -394,13 +403,13 @@ def frame(dst, mark, tag):
             int(proto, 0).to_bytes(2, "big") + mark.encode() +
             tag).ljust(60, b"\0")
 for line in sys.stdin:
-    dst, mark = line.split()
+    dst, mark, end = (line.split() + [end_dst])[:3]
     for _ in range(20):
         s.send(frame(dst, mark, b"D"))
         time.sleep(0.005)
     time.sleep(0.2)
     for _ in range(3):
-        s.send(frame(end_dst, mark, b"E"))
+        s.send(frame(end, mark, b"E"))
         time.sleep(0.05)
 '
 L2_OK=0
@@ -415,24 +424,26 @@ if wait_for 100 test -e "$TMPD/l2ready"; then
 	L2_OK=1
 fi
 
-# l2_count DST MARK: print how many of 20 test frames to DST the peer received
+# l2_count DST MARK [END]: print how many of 20 test frames to DST the peer
+# received (end markers to END, default the peer's MAC)
 L2_SEQ=0
 l2_count()
 {
 	local mark=$2
 
 	[ $L2_OK = 1 ] || return 1
-	echo "$1 $mark" >&7 || return 1
+	echo "$1 $mark ${3:-}" >&7 || return 1
 	wait_for 100 test -e "$TMPD/$mark" || return 1
 	cat "$TMPD/$mark"
 }
-# expect_rx DST WHAT: at least one frame got through; expect_drop: none did
+# expect_rx DST WHAT [END]: at least one frame got through; expect_drop:
+# none did
 expect_rx()
 {
 	local n
 
 	L2_SEQ=$((L2_SEQ + 1))
-	n=$(l2_count "$1" "l2-$L2_SEQ") || return 1
+	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
 	ktap_print_msg "$2: $n of 20 frames received"
 	[ "$n" -gt 0 ]
 }
@@ -441,7 +452,7 @@ expect_drop()
 	local n
 
 	L2_SEQ=$((L2_SEQ + 1))
-	n=$(l2_count "$1" "l2-$L2_SEQ") || return 1
+	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
 	ktap_print_msg "$2: $n of 20 frames received"
 	[ "$n" -eq 0 ]
 }
@@ -470,6 +481,73 @@ check "multicast to another non-joined group is still dropped" \
 check "multicast to a left group is dropped again" \
 	eval 'peer ip maddr del $MC_JOINED dev $IF_B &&
 	      expect_drop $MC_JOINED "$MC_JOINED left"'
+
+# The unicast list (RAR 1 and up), promisc off: the address of an upper
+# device of its own (a VLAN here; a macvlan adds its address the same way).
+# Without IPv6 on it: its link-local address's solicited-node group would
+# put the same hash as its MAC into the MTA, which QEMU's model (the
+# MTA's inexact filter) applies to unicast as well.
+UPPER_MAC=02:00:00:5e:aa:11
+check "unicast to an upper device's own address is received (unicast list)" \
+	eval 'peer ip link add link $IF_B name l2up address $UPPER_MAC type vlan id 77 &&
+	      peer ip link set l2up addrgenmode none &&
+	      peer ip link set l2up up && flag_off PROMISC &&
+	      expect_rx $UPPER_MAC "to the VLAN device'"'"'s $UPPER_MAC"'
+check "unicast to a deleted upper device's address is dropped" \
+	eval 'peer ip link del l2up && flag_off PROMISC &&
+	      expect_drop $UPPER_MAC "to $UPPER_MAC, VLAN device gone"'
+# more addresses than RARs (16, the device's own in RAR 0): unicast
+# promiscuous, until they are gone again
+uc_many()
+{
+	local i
+
+	for ((i = 1; i <= $1; i++)); do
+		peer bridge fdb "$2" "02:00:00:5e:ab:$(printf %02x $i)" dev "$IF_B" \
+			self permanent || return 1
+	done
+}
+check "unicast list longer than the RARs: foreign unicast received" \
+	eval 'uc_many 16 add && flag_off PROMISC &&
+	      expect_rx 02:00:00:5e:ab:10 "to the 16th listed address" &&
+	      expect_rx $FOREIGN_UC "foreign, 16 listed addresses"'
+check "unicast list back within the RARs: foreign unicast dropped" \
+	eval 'uc_many 16 del && uc_many 15 add &&
+	      expect_rx 02:00:00:5e:ab:0f "to the 15th listed address" &&
+	      expect_drop $FOREIGN_UC "foreign, 15 listed addresses" &&
+	      uc_many 15 del'
+
+# rar0_is MAC: the peer's RAR 0 (words 40 and 41 of its register dump)
+# holds MAC, marked valid. (Frames to the old address may still pass: the
+# MTA's inexact filter applies to unicast too, and the solicited-node
+# group of the old link-local address hashes as the old MAC does.)
+rar0_is()
+{
+	local d m
+
+	# shellcheck disable=SC2207 # numbers
+	d=($(peer ethtool -d "$IF_B" raw on | od -An -tu4 -v))
+	IFS=: read -r -a m <<< "$1"
+	ktap_print_msg "$IF_B RAR 0: $(printf 'RAL %08x RAH %08x' "${d[40]}" "${d[41]}")"
+	[ "${d[40]}" -eq $((0x${m[3]}${m[2]}${m[1]}${m[0]})) ] &&
+		[ "${d[41]}" -eq $((0x80000000 | 0x${m[5]}${m[4]})) ]
+}
+
+# ndo_set_mac_address: RAR 0 written while up, and at up after a change
+# made while down
+NEW_MAC=02:00:00:5e:aa:21
+DOWN_MAC=02:00:00:5e:aa:22
+check "MAC changed while up: the new address received, in RAR 0" \
+	eval 'peer ip link set $IF_B address $NEW_MAC &&
+	      expect_rx $NEW_MAC "to the new $NEW_MAC" $NEW_MAC && rar0_is $NEW_MAC'
+check "MAC changed while down: the new address received after up" \
+	eval 'peer ip link set $IF_B down &&
+	      peer ip link set $IF_B address $DOWN_MAC &&
+	      peer ip link set $IF_B up && wait_for 100 carrier_up $IF_B $PEER_NS &&
+	      expect_rx $DOWN_MAC "to $DOWN_MAC, set while down" $DOWN_MAC &&
+	      expect_drop $NEW_MAC "to $NEW_MAC, replaced while down" $DOWN_MAC &&
+	      rar0_is $DOWN_MAC'
+peer ip link set "$IF_B" address "$PEER_MAC"
 
 exec 7>&-
 [ -n "${L2_TX:-}" ] && wait "$L2_TX"
