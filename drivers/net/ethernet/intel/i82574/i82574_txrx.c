@@ -303,12 +303,7 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		i82574_tx_drop(tx, NULL, false);
 		return NETDEV_TX_OK;
 	}
-	/* never a TSO packet (see i82574_tso.c): at most 64 KiB in
-	 * MAX_SKB_FRAGS + 1 buffers fits
-	 */
-	if (i82574_tx_descs(skb) > I82574_TX_MAX_DESC_PER_PKT &&
-	    skb_linearize(skb))
-		goto drop;
+	/* no packet needs more descriptors than one may take (i82574_tso.c) */
 	if (unlikely(i82574_tx_unused(tx) < i82574_tx_descs(skb))) {
 		/* queue is stopped in advance; this should not happen */
 		netif_tx_stop_queue(tx->txq);
