@@ -138,7 +138,7 @@ steps=(deps harness tree patches perf checkpatch debug static distro splat shutd
 # about 1.5x what each took in the rehearsal of 2026-12-02 (34.5 min in
 # all, harness/timings.md), so that a step grown by half is named at the
 # end. A step over its budget is a warning, not a failure.
-declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=60
+declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=90
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
 	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
 	[vm-debug-2]=1000 [vm-debug-smp]=1260)
@@ -153,6 +153,7 @@ mkdir -p "$RES"
 NOTES=$RES/.notes
 : > "$NOTES"
 : > "$RES/.over"
+: > "$RES/.splats"
 : > "$RES/.times"
 t_all=$SECONDS
 
@@ -216,6 +217,21 @@ vm_failure() {
 		END { print out }' "$1"
 }
 
+# splat_context BOOT DIR: the program that was running at BOOT's first
+# splat, and the splat's first 30 console lines (CI keeps only the tail of
+# the output, where check.sh prints this)
+splat_context() {
+	local first=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1])).get("splats") or [""]
+print(s[0].split(":")[1] if s[0].startswith("console.log:") else "")' "$2/vm.json" 2>/dev/null)
+
+	[ -n "$first" ] || return 0
+	echo "vm-$1, console.log line $first, in" \
+		"$(head -n "$first" "$2/console.log" | grep -o 'I82574-HARNESS: running .*' |
+		   tail -n 1 | cut -d' ' -f3-):"
+	sed -n "$first,$((first + 29))p" "$2/console.log" | cut -c1-160 | sed 's/^/  /'
+}
+
 # vm_tests NAME KERNEL LIST [VM.PY ARGS]: boot KERNEL, run the kselftest
 # programs of ${LIST}_TESTS, count every KTAP case, hold the results
 # against the manifest (harness/manifest: the programs this boot must run,
@@ -249,6 +265,7 @@ vm_tests() {
 	else
 		sed 's/^/    /' "$RES/vm-$k.log" | grep -v '^    \[' | tail -n 25
 		note fail "vm-$k: $(vm_failure "$RES/vm-$k.log")"
+		splat_context "$k" "$out" >> "$RES/.splats"
 	fi
 }
 
@@ -410,6 +427,10 @@ if [ -s "$RES/.over" ]; then
 	sed 's/^/  /' "$RES/.over"
 fi
 # CI keeps only the tail of the output: name the failures last
+if [ -s "$RES/.splats" ]; then
+	echo "splats:"
+	cat "$RES/.splats"
+fi
 if [ "$failed" -gt 0 ]; then
 	echo "failed:"
 	grep '^fail' "$NOTES" | sed 's/^fail */  /'

@@ -27,7 +27,7 @@ if [ ! -d "/sys/bus/pci/drivers/$DRIVER" ]; then
 	ktap_skip_all "driver $DRIVER is not built in"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 40
+ktap_set_plan 42
 
 # check DESCRIPTION CMD...: like ktap_test_result, but CMD keeps its quoting
 check()
@@ -320,6 +320,37 @@ check "$IF_A (here): traffic steered to queue pair 0, then 1, on its tx/rx queue
 check "$IF_B (peer): traffic steered to queue pair 0, then 1, on its tx/rx queues only" \
 	qs_both qb "$(ifindex "$IF_B" "$PEER_NS")"
 
+# --- RSS by behaviour: the key and table the device holds -------------------
+
+# rss_flows WHAT: TCP flows from the peer on the queues the Toeplitz hash of
+# the key and table ethtool -x reads back gives (rss_flows.py)
+rss_flows()
+{
+	local l rc
+
+	python3 "$DIR/rss_flows.py" "$IF_A" "$PEER_NS" "$IF_B" "$TOOLS/net/ynl" \
+		"$NETDEV_SPEC" > "$TMPD/rss" 2>&1
+	rc=$?
+	while read -r l; do ktap_print_msg "$1: $l"; done < "$TMPD/rss"
+	return $rc
+}
+
+RSS_KEY0=$(ethtool -x "$IF_A" | awk '/RSS hash key:/ { getline; print $1 }')
+# rss_set WHAT ARGS...: ethtool -X ARGS, then rss_flows WHAT
+rss_set()
+{
+	local what=$1
+
+	shift
+	ethtool -X "$IF_A" "$@" && rss_flows "$what"
+}
+check "RSS: TCP flows on the queue the Toeplitz hash of the key and table gives" \
+	rss_flows "defaults"
+check "RSS: the same after a new key and table (ethtool -X hkey, weight 1 3)" \
+	rss_set "new key, weight 1 3" weight 1 3 hkey "$(printf '%02x:' {101..139})8c"
+ethtool -X "$IF_A" default
+[ -n "$RSS_KEY0" ] && ethtool -X "$IF_A" hkey "$RSS_KEY0"
+
 # --- jumbo MTU --------------------------------------------------------------
 
 mtu_set()
@@ -352,135 +383,38 @@ check "MTU back to 1500, ping -s 1472 -M do both ways" \
 
 # --- L2 filtering: unicast, promiscuous, multicast -----------------------
 
-ETH_P_TEST=0x88b5	# IEEE local experimental ethertype
 FOREIGN_UC=02:00:00:5e:aa:01
 MC_JOINED=01:00:5e:01:02:03	# MTA hash 0x030
 MC_OTHER=01:00:5e:01:07:99	# MTA hash 0x990, no default group hashes there
 
-# A receiver in the peer namespace and a sender here, each one python3
-# process for the whole section (interpreter start-up is slow under TCG).
-# The sender reads "DST MARK [END]" lines from a FIFO and sends 20 test
-# frames to DST, then end markers to END (default: the peer's own MAC);
-# the receiver, a packet socket on $IF_B (it sees what the NIC let in, and
-# outlives the interface going down), writes the count for MARK to
-# $TMPD/l2-MARK when it sees the end marker.
-RX_PY='
-import errno, socket, sys, time
-ifn, proto, outdir, ready = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], sys.argv[4]
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(proto))
-s.bind((ifn, proto))
-open(ready, "w").close()
-cnt = {}
-end = time.time() + 600
-while time.time() < end:
-    try:
-        f = s.recv(2048)
-    except OSError as e:
-        if e.errno != errno.ENETDOWN:
-            raise
-        continue
-    d = f[14:].split(b"\0", 1)[0].decode(errors="replace")
-    if not d.startswith("l2-") or len(d) < 5:
-        continue
-    mark, tag = d[:-1], d[-1]
-    if tag == "D":
-        cnt[mark] = cnt.get(mark, 0) + 1
-    elif tag == "E" and mark not in cnt.get("done", ()):
-        cnt.setdefault("done", set()).add(mark)
-        with open(outdir + "/" + mark + ".tmp", "w") as f:
-            f.write("%d\n" % cnt.get(mark, 0))
-        import os
-        os.rename(outdir + "/" + mark + ".tmp", outdir + "/" + mark)
-'
-TX_PY='
-import socket, sys, time
-ifn, proto, end_dst = sys.argv[1:4]
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((ifn, 0))
-src = s.getsockname()[4]
-def frame(dst, mark, tag):
-    return (bytes.fromhex(dst.replace(":", "")) + src +
-            int(proto, 0).to_bytes(2, "big") + mark.encode() +
-            tag).ljust(60, b"\0")
-for line in sys.stdin:
-    dst, mark, end = (line.split() + [end_dst])[:3]
-    for _ in range(20):
-        s.send(frame(dst, mark, b"D"))
-        time.sleep(0.005)
-    time.sleep(0.2)
-    for _ in range(3):
-        s.send(frame(end, mark, b"E"))
-        time.sleep(0.05)
-'
-L2_OK=0
-mkfifo "$TMPD/l2fifo"
-ip netns exec "$PEER_NS" python3 -c "$RX_PY" "$IF_B" $ETH_P_TEST "$TMPD" \
-	"$TMPD/l2ready" &
-L2_RX=$!
-if wait_for 100 test -e "$TMPD/l2ready"; then
-	python3 -c "$TX_PY" "$IF_A" $ETH_P_TEST "$PEER_MAC" < "$TMPD/l2fifo" &
-	L2_TX=$!
-	exec 7> "$TMPD/l2fifo"
-	L2_OK=1
-fi
-
-# l2_count DST MARK [END]: print how many of 20 test frames to DST the peer
-# received (end markers to END, default the peer's MAC)
-L2_SEQ=0
-l2_count()
-{
-	local mark=$2
-
-	[ $L2_OK = 1 ] || return 1
-	echo "$1 $mark ${3:-}" >&7 || return 1
-	wait_for 100 test -e "$TMPD/$mark" || return 1
-	cat "$TMPD/$mark"
-}
-# expect_rx DST WHAT [END]: at least one frame got through; expect_drop:
-# none did
-expect_rx()
-{
-	local n
-
-	L2_SEQ=$((L2_SEQ + 1))
-	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
-	ktap_print_msg "$2: $n of 20 frames received"
-	[ "$n" -gt 0 ]
-}
-expect_drop()
-{
-	local n
-
-	L2_SEQ=$((L2_SEQ + 1))
-	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
-	ktap_print_msg "$2: $n of 20 frames received"
-	[ "$n" -eq 0 ]
-}
+# test frames from here, counted by the peer (lib.sh's l2_start)
+mkdir "$TMPD/l2" && l2_start "$PEER_NS" "$IF_B" "" "$IF_A" "$TMPD/l2" ||
+	ktap_print_msg "cannot start the test frames' receiver and sender"
 flag_off()
 {
 	! peer ip -d link show "$IF_B" | head -1 | grep -q "$1"
 }
 
 check "unicast to the peer's own MAC is received" \
-	expect_rx "$PEER_MAC" "to $PEER_MAC"
+	l2_expect_rx "$PEER_MAC" "to $PEER_MAC"
 check "unicast to a foreign MAC is dropped without promisc" \
-	eval 'flag_off PROMISC && expect_drop $FOREIGN_UC "foreign, promisc off"'
+	eval 'flag_off PROMISC && l2_expect_drop $FOREIGN_UC "foreign, promisc off"'
 check "unicast to a foreign MAC is received with promisc on" \
 	eval 'peer ip link set $IF_B promisc on &&
-	      expect_rx $FOREIGN_UC "foreign, promisc on"'
+	      l2_expect_rx $FOREIGN_UC "foreign, promisc on"'
 check "foreign unicast dropped again after promisc off" \
 	eval 'peer ip link set $IF_B promisc off && flag_off PROMISC &&
-	      expect_drop $FOREIGN_UC "foreign, promisc off again"'
+	      l2_expect_drop $FOREIGN_UC "foreign, promisc off again"'
 check "multicast to a non-joined group is dropped (no allmulti)" \
-	eval 'flag_off ALLMULTI && expect_drop $MC_JOINED "$MC_JOINED not joined yet"'
+	eval 'flag_off ALLMULTI && l2_expect_drop $MC_JOINED "$MC_JOINED not joined yet"'
 check "multicast to a joined group is received" \
 	eval 'peer ip maddr add $MC_JOINED dev $IF_B &&
-	      expect_rx $MC_JOINED "$MC_JOINED joined"'
+	      l2_expect_rx $MC_JOINED "$MC_JOINED joined"'
 check "multicast to another non-joined group is still dropped" \
-	eval 'flag_off ALLMULTI && expect_drop $MC_OTHER "$MC_OTHER not joined"'
+	eval 'flag_off ALLMULTI && l2_expect_drop $MC_OTHER "$MC_OTHER not joined"'
 check "multicast to a left group is dropped again" \
 	eval 'peer ip maddr del $MC_JOINED dev $IF_B &&
-	      expect_drop $MC_JOINED "$MC_JOINED left"'
+	      l2_expect_drop $MC_JOINED "$MC_JOINED left"'
 
 # The unicast list (RAR 1 and up), promisc off: the address of an upper
 # device of its own (a VLAN here; a macvlan adds its address the same way).
@@ -492,10 +426,10 @@ check "unicast to an upper device's own address is received (unicast list)" \
 	eval 'peer ip link add link $IF_B name l2up address $UPPER_MAC type vlan id 77 &&
 	      peer ip link set l2up addrgenmode none &&
 	      peer ip link set l2up up && flag_off PROMISC &&
-	      expect_rx $UPPER_MAC "to the VLAN device'"'"'s $UPPER_MAC"'
+	      l2_expect_rx $UPPER_MAC "to the VLAN device'"'"'s $UPPER_MAC"'
 check "unicast to a deleted upper device's address is dropped" \
 	eval 'peer ip link del l2up && flag_off PROMISC &&
-	      expect_drop $UPPER_MAC "to $UPPER_MAC, VLAN device gone"'
+	      l2_expect_drop $UPPER_MAC "to $UPPER_MAC, VLAN device gone"'
 # more addresses than RARs (16, the device's own in RAR 0): unicast
 # promiscuous, until they are gone again
 uc_many()
@@ -509,12 +443,12 @@ uc_many()
 }
 check "unicast list longer than the RARs: foreign unicast received" \
 	eval 'uc_many 16 add && flag_off PROMISC &&
-	      expect_rx 02:00:00:5e:ab:10 "to the 16th listed address" &&
-	      expect_rx $FOREIGN_UC "foreign, 16 listed addresses"'
+	      l2_expect_rx 02:00:00:5e:ab:10 "to the 16th listed address" &&
+	      l2_expect_rx $FOREIGN_UC "foreign, 16 listed addresses"'
 check "unicast list back within the RARs: foreign unicast dropped" \
 	eval 'uc_many 16 del && uc_many 15 add &&
-	      expect_rx 02:00:00:5e:ab:0f "to the 15th listed address" &&
-	      expect_drop $FOREIGN_UC "foreign, 15 listed addresses" &&
+	      l2_expect_rx 02:00:00:5e:ab:0f "to the 15th listed address" &&
+	      l2_expect_drop $FOREIGN_UC "foreign, 15 listed addresses" &&
 	      uc_many 15 del'
 
 # rar0_is MAC: the peer's RAR 0 (words 40 and 41 of its register dump)
@@ -539,19 +473,17 @@ NEW_MAC=02:00:00:5e:aa:21
 DOWN_MAC=02:00:00:5e:aa:22
 check "MAC changed while up: the new address received, in RAR 0" \
 	eval 'peer ip link set $IF_B address $NEW_MAC &&
-	      expect_rx $NEW_MAC "to the new $NEW_MAC" $NEW_MAC && rar0_is $NEW_MAC'
+	      l2_expect_rx $NEW_MAC "to the new $NEW_MAC" $NEW_MAC && rar0_is $NEW_MAC'
 check "MAC changed while down: the new address received after up" \
 	eval 'peer ip link set $IF_B down &&
 	      peer ip link set $IF_B address $DOWN_MAC &&
 	      peer ip link set $IF_B up && wait_for 100 carrier_up $IF_B $PEER_NS &&
-	      expect_rx $DOWN_MAC "to $DOWN_MAC, set while down" $DOWN_MAC &&
-	      expect_drop $NEW_MAC "to $NEW_MAC, replaced while down" $DOWN_MAC &&
+	      l2_expect_rx $DOWN_MAC "to $DOWN_MAC, set while down" $DOWN_MAC &&
+	      l2_expect_drop $NEW_MAC "to $NEW_MAC, replaced while down" $DOWN_MAC &&
 	      rar0_is $DOWN_MAC'
 peer ip link set "$IF_B" address "$PEER_MAC"
 
-exec 7>&-
-[ -n "${L2_TX:-}" ] && wait "$L2_TX"
-[ -n "${L2_RX:-}" ] && kill "$L2_RX" 2>/dev/null && wait "$L2_RX" 2>/dev/null
+l2_stop
 
 # --- ethtool -G/-L/-C under traffic -----------------------------------------
 

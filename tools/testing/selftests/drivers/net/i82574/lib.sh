@@ -266,6 +266,75 @@ json_get()
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
+# Test frames through a receive filter (l2_frames.py): one receiver, a
+# packet socket on the interface under test, and one sender on the other
+# end, each a python3 process for the whole test.
+L2_PROTO=0x88b5	# IEEE local experimental ethertype
+L2_SEQ=0
+
+# l2_start RX_NS RX_IF TX_NS TX_IF DIR: the receiver on RX_IF in RX_NS and
+# the sender on TX_IF in TX_NS ("" for this namespace), their files in DIR;
+# end markers go to RX_IF's own address. l2_stop ends both.
+l2_start()
+{
+	local ns=(ip netns exec "$1") end
+
+	[ -n "$1" ] || ns=()
+	L2_DIR=$5
+	end=$("${ns[@]}" cat "/sys/class/net/$2/address") || return 1
+	"${ns[@]}" python3 "$DIR/l2_frames.py" rx "$2" $L2_PROTO "$L2_DIR" \
+		"$L2_DIR/l2ready" &
+	L2_RX=$!
+	wait_for 100 test -e "$L2_DIR/l2ready" || return 1
+	ns=(ip netns exec "$3")
+	[ -n "$3" ] || ns=()
+	mkfifo "$L2_DIR/l2fifo" || return 1
+	"${ns[@]}" python3 "$DIR/l2_frames.py" tx "$4" $L2_PROTO "$end" \
+		< "$L2_DIR/l2fifo" &
+	L2_TX=$!
+	exec 7> "$L2_DIR/l2fifo"
+}
+
+l2_stop()
+{
+	exec 7>&-
+	[ -n "${L2_TX:-}" ] && wait "$L2_TX"
+	[ -n "${L2_RX:-}" ] && kill "$L2_RX" 2>/dev/null && wait "$L2_RX" 2>/dev/null
+	L2_TX= L2_RX=
+}
+
+# l2_count DST MARK [END]: how many of 20 test frames to DST, marked MARK,
+# the receiver got (end markers to END, default the receiver's own address)
+l2_count()
+{
+	[ -n "${L2_TX:-}" ] || return 1
+	echo "$1 $2 ${3:-}" >&7 || return 1
+	wait_for 100 test -e "$L2_DIR/$2" || return 1
+	cat "$L2_DIR/$2"
+}
+
+# l2_expect_rx DST WHAT [END]: at least one frame to DST got through;
+# l2_expect_drop DST WHAT [END]: none did
+l2_expect_rx()
+{
+	local n
+
+	L2_SEQ=$((L2_SEQ + 1))
+	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
+	ktap_print_msg "$2: $n of 20 frames received"
+	[ "$n" -gt 0 ]
+}
+
+l2_expect_drop()
+{
+	local n
+
+	L2_SEQ=$((L2_SEQ + 1))
+	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
+	ktap_print_msg "$2: $n of 20 frames received"
+	[ "$n" -eq 0 ]
+}
+
 # cycle_limits MIN CMD...: while CMD succeeds (the traffic still flows),
 # set the limit to each of $CYCLE_SEQ (default "64 0 8 1 0") in turn, over
 # and over, with $CYCLE_SET (default the caller's set_limit), $CYCLE_NAP

@@ -19,11 +19,14 @@
 #  - system suspend and resume with iperf3 running: the callbacks ran (the
 #    trace shows a MAC reset and the wake-up registers), iperf3 completes,
 #    traffic flows after, and every setting changed before (ring sizes,
-#    RSS table and key, coalescing, MTU, promisc, a multicast address, the
-#    TX queue's dispatch_limit and BQL limit_max) reads back the same;
-#    on i82574 the device's registers too (ethtool -d: ring lengths, EITR,
-#    RCTL.UPE/MPE, MRQC, RAR 0, RETA, RSS key, MTA), since the driver's
-#    and the core's memory of a setting survives any resume;
+#    RSS table and key, coalescing, MTU, an address in the unicast list, a
+#    multicast address, the TX queue's dispatch_limit and BQL limit_max)
+#    reads back the same; on i82574 the device's registers too (ethtool
+#    -d: ring lengths, EITR, RCTL.UPE/MPE, MRQC, RAR 0, RETA, RSS key,
+#    MTA), since the driver's and the core's memory of a setting survives
+#    any resume; and the receive filter passes frames from the peer to the
+#    listed unicast address and the joined group, and drops those to a
+#    foreign address and another group;
 #  - the PM core's test levels (pm_test devices, platform, processors,
 #    core) and full sleeps (s2idle woken by a serial port's interrupt, as
 #    QEMU's RTC wakes S3 only; S3, when the machine offers it, woken by the
@@ -60,13 +63,17 @@ PKTGEN_COUNT=${PKTGEN_COUNT:-2000000}
 PKTGEN_DST=198.18.0.99
 IPERF_SECS=${IPERF_SECS:-4}
 MCAST=01:00:5e:01:02:03
+MC_OTHER=01:00:5e:01:07:99	# MTA hash 0x990: none of the NIC's own groups hash there
+UC_LISTED=02:00:00:5e:aa:31	# in the unicast list (RAR 1)
+FOREIGN_UC=02:00:00:5e:aa:01
+TMPD=$(mktemp -d /tmp/pm.XXXXXX)
 declare -A WUFC_OF=([g]=0x2 [u]=0x4 [m]=0x8 [b]=0x10 [d]=0)
 SAVED_CONTROL=
 declare -A OTHERS=()
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
-ktap_set_plan 28
+ktap_set_plan 30
 
 # note TEXT: a KTAP diagnostic, TEXT as it is
 note()
@@ -79,6 +86,8 @@ cleanup()
 	local i
 
 	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
+	[ -n "${L2_RX:-}" ] && kill "$L2_RX" 2>/dev/null
+	[ -n "${L2_TX:-}" ] && kill "$L2_TX" 2>/dev/null
 	[ -e /proc/net/pktgen/pgctrl ] && pktgen_clear
 	wire_cleanup
 	sleep_restore
@@ -93,6 +102,7 @@ cleanup()
 	done
 	nic_bind "$DRIVER" 0 1
 	others_rebind
+	rm -rf "$TMPD"
 }
 trap cleanup EXIT
 
@@ -421,9 +431,10 @@ snapshot()
 	done
 	out=$(ip -d -o link show dev "$IF_A")
 	[[ $out =~ (mtu [0-9]+) ]] && s[mtu]=${BASH_REMATCH[1]}
-	[[ $out =~ (promiscuity [0-9]+) ]] && s[promisc]=${BASH_REMATCH[1]}
 	out=$(ip maddr show dev "$IF_A")
 	s[mcast]="$MCAST $([[ $out == *"$MCAST"* ]] && echo joined || echo absent)"
+	out=$(bridge fdb show dev "$IF_A" self)
+	s[uc]="$UC_LISTED $([[ $out == *"$UC_LISTED"* ]] && echo listed || echo absent)"
 	rd "$q/dispatch_limit" && s[dl]=$RD
 	rd "$q/byte_queue_limits/limit_max" && s[bql]=$RD
 	[ "$DRIVER" = e1000e ] || dump_settings "s[regs]"
@@ -448,9 +459,10 @@ settings_change()
 	fi
 	note "ethtool settings after $(ms "$t" "$EPOCHREALTIME") ms"
 	ip -batch - <<-EOF || return 1
-		link set $IF_A mtu 4000 promisc on
+		link set $IF_A mtu 4000
 		maddr add $MCAST dev $IF_A
 	EOF
+	bridge fdb add "$UC_LISTED" dev "$IF_A" self permanent || return 1
 	ip -n "$PEER_NS" link set "$IF_B" mtu 4000 || return 1
 	# e1000e has no ndo_xmit_flush: EOPNOTSUPP
 	echo 8 > "$q/dispatch_limit" 2>/dev/null && DL_OK=1
@@ -519,6 +531,20 @@ traffic_after()
 	ping -q -c 3 -i 0.2 -w 10 "$IP4_B" > /dev/null ||
 		{ note "ping failed"; return 1; }
 	iperf3_run pm-after -t 1
+}
+
+# uc_filtered, mc_filtered: test frames from the peer through the receive
+# filter (RAR, RCTL.UPE; MTA, RCTL.MPE), counted here (lib.sh's l2_start)
+uc_filtered()
+{
+	l2_expect_rx "$UC_LISTED" "to the listed $UC_LISTED" &&
+		l2_expect_drop "$FOREIGN_UC" "to the foreign $FOREIGN_UC"
+}
+
+mc_filtered()
+{
+	l2_expect_rx "$MCAST" "to the joined $MCAST" &&
+		l2_expect_drop "$MC_OTHER" "to $MC_OTHER, not joined"
 }
 
 # pktgen_start: a pktgen run of PKTGEN_COUNT frames from IF_A to the peer,
@@ -659,7 +685,7 @@ KEPT_CASES=(
 	"RSS table and key kept (ethtool -x):rss"
 	"coalescing kept (ethtool -c):coal"
 	"MTU kept:mtu"
-	"promiscuous mode kept:promisc"
+	"unicast list kept:uc"
 	"multicast address kept:mcast"
 	"tx-0 dispatch_limit kept:dl"
 	"tx-0 BQL limit_max kept:bql"
@@ -680,6 +706,13 @@ for c in "${KEPT_CASES[@]}"; do
 		ktap_test_result "$DRIVER: ${c%:*}" setting_kept "${c##*:}" "${c%%:*}"
 	fi
 done
+mkdir "$TMPD/l2" && l2_start "" "$IF_A" "$PEER_NS" "$IF_B" "$TMPD/l2" ||
+	note "cannot start the test frames' receiver and sender"
+ktap_test_result "$DRIVER: receive filter after resume: listed unicast in, foreign out" \
+	uc_filtered
+ktap_test_result "$DRIVER: receive filter after resume: joined group in, another out" \
+	mc_filtered
+l2_stop
 
 # every level of the PM core's suspend, and full sleeps, under load
 # (dispatch_limit is still 8 on tx-0 from settings_change; every queue)

@@ -16,7 +16,8 @@
 #   phyhang	PHY error counters saturated (fail_function) with no link: reset
 #   reconfig	ethtool -G/-L/-C, MTU 1500/9000, dispatch_limit under load
 #   cfgfail	ethtool -G/-L, each allocation in turn failing
-#   teardown	ifdown/ifup and unbind/bind under load
+#   teardown	ifdown/ifup and unbind/bind under load, every other round
+#		with dispatch_limit 64 and doorbells deferred (the core flushed)
 #   badframes	malformed frames from the peer mixed with checked UDP
 #   knobs	invalid values to sysfs and ethtool: refused, state kept
 #   soak	pktgen + iperf3 both ways, dispatch_limit changing each second
@@ -745,21 +746,42 @@ readdress()
 	ip link set "$IF_A" up
 }
 
+# deferring LIMIT: with LIMIT 0, true; otherwise NIC A's queues deferred
+# doorbells that the core then rang (tx_flush_doorbells grew) within 10 s,
+# so packets wait for their doorbell at any moment
+deferring()
+{
+	local f0 f
+
+	[ "$1" -eq 0 ] && return 0
+	f0=$(ethstat "$IF_A" "" tx_flush_doorbells)
+	for ((f = 0; f < 100; f++)); do
+		nap 0.1
+		[ "$(ethstat "$IF_A" "" tx_flush_doorbells)" -gt "$f0" ] && return 0
+	done
+	return 1
+}
+
 case_teardown()
 {
-	local r bdf drv=/sys/bus/pci/drivers/$DRIVER down=0 unb=0 gone=0 bg
+	local r l bdf drv=/sys/bus/pci/drivers/$DRIVER down=0 unb=0 gone=0 bg dl=0
 
 	bdf=$(nic_bdf $NIC_A)
 	# UDP into NIC A: a UDP sender here gives up (ENETUNREACH) at the first
-	# ifdown, which takes its route away
+	# ifdown, which takes its route away; TCP out of it keeps the queues
+	# busy
 	bg_start -R
 	for ((r = 0; r < IFDOWN_ROUNDS; r++)); do
+		l=$(( r % 2 ? 0 : 64 ))
+		set_limits $l && deferring $l && dl=$((dl + (l > 0)))
 		ip link set "$IF_A" down && ip link set "$IF_A" up && down=$((down + 1))
 		nap 0.2
 	done
 	wait_for 100 carrier_up "$IF_A"
 	nap 1
 	for ((r = 0; r < UNBIND_ROUNDS; r++)); do
+		l=$(( r % 2 ? 0 : 64 ))
+		set_limits $l && deferring $l && dl=$((dl + (l > 0)))
 		# the netdev takes its counters along: keep its TX timeouts
 		gone=$((gone + $(ethstat "$IF_A" "" tx_timeouts)))
 		echo "$bdf" > $drv/unbind || break
@@ -772,14 +794,18 @@ case_teardown()
 	bg_stop
 	bg=$?
 	readdress
+	set_limits 0
 	[ -e "/sys/module/$DRIVER/initstate" ] ||
 		msg "$DRIVER is built in: no module unload/reload"
 	msg "ifdown/ifup $down/$IFDOWN_ROUNDS, unbind/bind $unb/$UNBIND_ROUNDS under iperf3," \
 	    "TX timeouts +$(($(timeouts) + gone - TIMEOUTS))"
+	msg "$dl of $(( (IFDOWN_ROUNDS + 1) / 2 + (UNBIND_ROUNDS + 1) / 2 )) rounds" \
+	    "at dispatch_limit 64 began with doorbells deferred and flushed"
 	# the baseline of before the rounds, less what the unbound netdevs
 	# counted: healthy() fails on any TX timeout during the rounds
 	TIMEOUTS=$((TIMEOUTS - gone))
 	[ $down -eq "$IFDOWN_ROUNDS" ] && [ $unb -eq "$UNBIND_ROUNDS" ] && [ $bg -eq 0 ] &&
+		[ $dl -eq $(( (IFDOWN_ROUNDS + 1) / 2 + (UNBIND_ROUNDS + 1) / 2 )) ] &&
 		healthy
 }
 
