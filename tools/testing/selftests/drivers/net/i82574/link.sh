@@ -23,17 +23,19 @@
 #    buffer with XON enabled (i82574: the exact values for the model's PBA
 #    of 20 KB RX, and FCRTV);
 #  - the defaults: every speed but 1000/half advertised with PAUSE (rx and
-#    tx), autonegotiation on, as ethtool reports, with the model partner's
-#    abilities;
+#    tx), autonegotiation on with automatic MDI/MDI-X (PSCR), as ethtool
+#    reports, with the model partner's abilities;
 #  - advertise 10/full and 100/full: MII_ADVERTISE, CTRL1000 and a BMCR
 #    restart written, ethtool reports it, the link comes back, ping works;
 #  - invalid settings (1000/half advertised, nothing advertised, forced
 #    1000, forced 2500) are refused with EINVAL, nothing written, ethtool
 #    reports what it did before;
-#  - forced 100/full and 10/half: BMCR without autonegotiation, CTRL with
-#    FRCSPD/FRCDPX, speed and duplex; STATUS (ethtool) follows; no pause
-#    at half duplex; ethtool -r refused (EINVAL) while forced;
-#  - autonegotiation back on (ethtool asks for every supported speed);
+#  - forced 100/full and 10/half: BMCR without autonegotiation, PSCR with
+#    MDI forced (the PHY resolves crossover only while autonegotiating),
+#    CTRL with FRCSPD/FRCDPX, speed and duplex; STATUS (ethtool) follows;
+#    no pause at half duplex; ethtool -r refused (EINVAL) while forced;
+#  - autonegotiation back on (ethtool asks for every supported speed),
+#    automatic crossover again;
 #  - ethtool -A rx on tx off, rx off tx on (autonegotiated against the
 #    model's symmetric partner: rx only, none), autoneg off rx on tx on
 #    (forced): MII_ADVERTISE's PAUSE/ASM_DIR and CTRL.RFCE/TFCE;
@@ -63,6 +65,8 @@ RFCE=$((1 << 27)) TFCE=$((1 << 28))
 FRCSPD=$((1 << 11)) FRCDPX=$((1 << 12)) CTRL_SPEED=$((3 << 8)) CTRL_FD=1
 # PHY registers and bits (linux/mii.h)
 BMCR=0 ADVERTISE=4 CTRL1000=9
+# the PHY's specific control register: crossover, MDI (0) or automatic
+PSCR=16 MDIX=0x60 MDIX_AUTO=0x60
 ANENABLE=0x1000 ANRESTART=0x200 SPEED100=0x2000 SPEED1000=0x40 FULLDPLX=0x100
 ADV_SPEEDS=0x1e0 ADV_10FULL=0x40 ADV_100FULL=0x100 PAUSE_CAP=0x400
 PAUSE_ASYM=0x800 ADV_1000FULL=0x200 ADV_1000HALF=0x100
@@ -70,8 +74,8 @@ ALL_MODES="10baseT/Half 10baseT/Full 100baseT/Half 100baseT/Full 1000baseT/Full"
 LP_MODES="10baseT/Half 10baseT/Full 100baseT/Half 100baseT/Full 1000baseT/Half 1000baseT/Full"
 REC=() S_BIND=()
 # the trace lines of those registers: CTRL, flow control, BMCR, ADVERTISE,
-# CTRL1000
-TRACE_KEEP='register 0x(0|28|2c|30|170|1000|2160|2168|5f40),|PHY\[0\]\[(0|4|9)\] ='
+# CTRL1000, PSCR
+TRACE_KEEP='register 0x(0|28|2c|30|170|1000|2160|2168|5f40),|PHY\[0\]\[(0|4|9|16)\] ='
 
 ktap_print_header
 reg_trace_require "$DRIVER" e1000e
@@ -334,6 +338,7 @@ defaults()
 	expect phy_w $ADVERTISE $((ADV_SPEEDS | PAUSE_CAP | PAUSE_ASYM)) \
 		$((ADV_SPEEDS | pause)) || rc=1
 	expect phy_w $CTRL1000 $((ADV_1000FULL | ADV_1000HALF)) $ADV_1000FULL || rc=1
+	expect phy_w $PSCR $MDIX $MDIX_AUTO || rc=1
 	et_read
 	reports "Supported link modes" "$ALL_MODES" || rc=1
 	reports "Advertised link modes" "$ALL_MODES" || rc=1
@@ -409,6 +414,9 @@ forced()
 	[ "$speed" = 100 ] && bmcr=$SPEED100 ctrl=$((ctrl | 1 << 8))
 	[ "$duplex" = full ] && bmcr=$((bmcr | FULLDPLX)) ctrl=$((ctrl | CTRL_FD))
 	expect phy_w $BMCR $((ANENABLE | SPEED100 | SPEED1000 | FULLDPLX)) $bmcr || rc=1
+	# no crossover resolution without autonegotiation: MDI (written by
+	# the first forced setting, read back by the next)
+	held $PSCR $MDIX 0 || rc=1
 	expect reg $CTRL $((FRCSPD | FRCDPX | CTRL_SPEED | CTRL_FD)) $ctrl || rc=1
 	et_read
 	reports Speed "${speed}Mb/s" || rc=1
@@ -453,6 +461,7 @@ autoneg_back()
 	expect phy_w $BMCR $((ANENABLE | ANRESTART)) $((ANENABLE | ANRESTART)) || rc=1
 	expect phy_w $ADVERTISE $ADV_SPEEDS $ADV_SPEEDS || rc=1
 	expect phy_w $CTRL1000 $((ADV_1000FULL | ADV_1000HALF)) $ADV_1000FULL || rc=1
+	expect phy_w $PSCR $MDIX $MDIX_AUTO || rc=1
 	expect reg $CTRL $((FRCSPD | FRCDPX)) 0 || rc=1
 	et_read
 	reports "Advertised link modes" "$ALL_MODES" || rc=1
