@@ -14,7 +14,10 @@
 #    sum to 0xBABA; an odd offset and length read the same bytes;
 #  - ethtool -E of a byte at an even and one at an odd offset: ethtool -e
 #    shows them, the checksum word keeps the sum, EEWR written with START
-#    for that word and the checksum word (trace); the old bytes written back;
+#    for that word and the checksum word (trace), each while the driver
+#    owns the MDIO/NVM semaphore it shares with the firmware (EXTCNF_CTRL
+#    last written with MDIO_SW set, released after); the old bytes written
+#    back;
 #  - ethtool -E refused, with nothing written to EEWR and the NVM as it
 #    was: a wrong magic (EINVAL), the checksum word (EPERM), a multicast
 #    MAC address (EADDRNOTAVAIL), beyond the NVM (refused);
@@ -34,6 +37,8 @@
 NIC=${NVM_NIC:-0}
 PEER=$((NIC + 1))
 EEWR=0x102c
+EXTCNF_CTRL=0xf00
+MDIO_SW=0x20
 RCTL=0x100
 ICS=0xc8
 LEDCTL=0xe00
@@ -117,6 +122,24 @@ trace_eewr()
 	done
 }
 
+# eewr_owned: every EEWR write of the segment while EXTCNF_CTRL was last
+# written with MDIO_SW set, and the semaphore released at the end
+eewr_owned()
+{
+	local o v own=0 cnt=0 bad=0
+
+	while read -r o v; do
+		if [ $((o)) -eq $((EXTCNF_CTRL)) ]; then
+			own=$(( (v & MDIO_SW) != 0 ))
+		elif [ $((o)) -eq $((EEWR)) ]; then
+			cnt=$((cnt + 1))
+			[ $own = 1 ] || bad=$((bad + 1))
+		fi
+	done < <(seg_writes)
+	note "$cnt EEWR writes, $bad outside the semaphore$( ((own)) && echo ', still held')"
+	[ $cnt -gt 0 ] && [ $bad = 0 ] && [ $own = 0 ]
+}
+
 nvm_read()
 {
 	local mac perm sum odd want
@@ -168,6 +191,7 @@ nvm_write()
 		[ "$w" -eq 63 ] && l=$d
 	done < <(trace_eewr)
 	[ $found = 1 ] && [ "${l:-x}" = "$csum" ] || rc=1
+	eewr_owned || rc=1
 	# put the old word back
 	printf -v y '%02x' $((old & 255))
 	printf -v z '%02x' $((old >> 8))
