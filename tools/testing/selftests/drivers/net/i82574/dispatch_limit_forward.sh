@@ -23,6 +23,7 @@
 IFS=+ read -r -a LIMITS <<< "${LIMITS:-0+1+8+64}"
 FWD_COUNT=${FWD_COUNT:-10000}
 CHANGE_COUNT=${CHANGE_COUNT:-$((FWD_COUNT * 2))}
+CHANGE_MIN=10
 RTR_NS=dl-fwd-rtr
 SINK_NS=dl-fwd-sink
 SRC_IP=198.19.1.1
@@ -282,13 +283,40 @@ router_tx_moved()
 	router_tx_packets && [ "$RD" -gt "$1" ]
 }
 
+# pkts_sofar: the frames pktgen's run on nic0 has sent so far, in RD
+# (builtins only)
+pkts_sofar()
+{
+	local l
+
+	RD=0
+	while IFS= read -r l; do
+		[[ $l =~ pkts-sofar:\ *([0-9]+) ]] && RD=${BASH_REMATCH[1]} && return 0
+	done < "$PG/$IF0"
+	return 1
+}
+
+# changing PID: the router forwards pktgen's run (PID), and the changes
+# are not yet done: fewer than CHANGE_MIN had packets through, or pktgen
+# has sent fewer than CHANGE_COUNT frames
+changing()
+{
+	forwarding "$1" || return 1
+	[ "$CYCLES" -lt $CHANGE_MIN ] && return 0
+	pkts_sofar && [ "$RD" -lt "$CHANGE_COUNT" ]
+}
+
 # change_while_forwarding: nic2's limit cycles through 64, 0, 8, 1, 0,
-# every few ms, while the router forwards; at least 10 changes had
-# forwarded packets leave nic2 before the next change. pktgen sends its
-# bursts of 16 2 ms apart, CHANGE_COUNT frames, and the changes start
-# once the first forwarded packets left: on the one-vCPU debug kernel a
-# change under traffic takes 0.3-0.5 s, and pktgen's set-up there took
-# 1.3 s, during which 15 changes went by with nothing to forward
+# every few ms, while the router forwards, until CHANGE_MIN (10) changes
+# had forwarded packets leave nic2 before the next change and pktgen sent
+# at least CHANGE_COUNT frames; then pktgen stops and every frame it sent
+# is counted at the sink. pktgen sends its bursts of 16 2 ms apart, with
+# a ceiling of ten times CHANGE_COUNT frames, so that the end is set by
+# the changes, not by the clock: on the one-vCPU debug kernel beside
+# another boot a change under traffic takes 0.3-0.5 s or more. The
+# changes start once the first forwarded packets left (pktgen's set-up
+# there took 1.3 s, during which 15 changes went by with nothing to
+# forward).
 change_while_forwarding()
 {
 	local before pid rc=0 tx0
@@ -296,7 +324,7 @@ change_while_forwarding()
 	set_limit 0 && ns_pin "$RTR_NS" && router_tx_packets || return 1
 	tx0=$RD
 	before=$(counters)
-	pktgen_start "$CHANGE_COUNT" 2000000 &
+	pktgen_start $((CHANGE_COUNT * 10)) 2000000 &
 	pid=$!
 	if ! wait_for 300 router_tx_moved "$tx0"; then
 		ktap_print_msg "the router forwarded nothing within 30 s"
@@ -304,9 +332,14 @@ change_while_forwarding()
 	fi
 	moving_reset
 	CYCLE_SET=set_limit_pinned CYCLE_NAP=0.005 CYCLE_PACKETS=router_tx_packets \
-		cycle_limits 10 forwarding $pid ||
+		cycle_limits $CHANGE_MIN changing $pid ||
 		rc=1
-	[ "$STUCK" = 0 ] || { stuck_report $pid; rc=1; }
+	if [ "$STUCK" = 0 ]; then
+		running $pid && echo stop > "$PG/pgctrl"
+	else
+		stuck_report $pid
+		rc=1
+	fi
 	wait $pid || rc=1
 	ns_unpin "$RTR_NS"
 	set_limit 0 || rc=1
