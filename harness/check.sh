@@ -36,7 +36,7 @@ DEBUG1_TESTS=(
 	# ethtool -e/-E/-t/-p and the MAC error counters
 	"$SEL/nvm_diag.sh"
 	# every knob value took 400 s on this kernel; one of each kind, 227 s
-	"CASES=txhang+linkloss+phyhang+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
+	"CASES=txhang+linkloss+phyhang+single+badframes+knobs,BAD_ROUNDS=50,KNOB_VALUES=some,TEST_TIMEOUT=1800:$SEL/robustness.sh"
 	# about 500 s here since the per-queue check steers both queue pairs
 	"TEST_TIMEOUT=1800:$SEL/i82574_basic.sh"
 	# VLAN offloads, filter and ethtool -K toggles under traffic
@@ -98,7 +98,7 @@ PERF_TESTS=(
 	"$SEL/link.sh"
 	"$SEL/dispatch_limit_abi.sh"
 	"CASES=flap+ppfail+txmap:$SEL/robustness.sh"
-	"CASES=txhang+linkloss+phyhang+badframes+knobs:$SEL/robustness.sh"
+	"CASES=txhang+linkloss+phyhang+single+badframes+knobs:$SEL/robustness.sh"
 	"CASES=reconfig+teardown+soak:$SEL/robustness.sh"
 	# 250 s alone; beside a debug boot it may need more than the
 	# directory's 600 s. Beside that boot BQL's 128 ms stall detector

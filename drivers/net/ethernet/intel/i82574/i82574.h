@@ -167,32 +167,28 @@ static inline u32 i82574_link_speed(u32 status)
 }
 
 /* i82574_mac.c */
-int i82574_hw_sem_take(struct i82574_dev *priv);
-void i82574_hw_sem_release(struct i82574_dev *priv);
 int i82574_hw_reset(struct i82574_dev *priv);
 int i82574_hw_reset_keep_stats(struct i82574_dev *priv);
 unsigned int i82574_pba_rx_kb(unsigned int mtu);
 bool i82574_pba_stale(struct i82574_dev *priv);
 void i82574_hw_quiesce(struct i82574_dev *priv);
 void i82574_set_drv_load(struct i82574_dev *priv, bool loaded);
-bool i82574_phy_reset_blocked(struct i82574_dev *priv);
 void i82574_mng_configure(struct i82574_dev *priv);
-bool i82574_wake_armed(struct i82574_dev *priv);
 void i82574_configure_hw(struct i82574_dev *priv);
 void i82574_irq_enable_all(struct i82574_dev *priv);
 void i82574_route_other_irq(struct i82574_dev *priv);
 void i82574_flush_descriptors(struct i82574_dev *priv);
 void i82574_kick_queue_vectors(struct i82574_dev *priv);
 void i82574_write_rctl(struct i82574_dev *priv);
-
-/* i82574_vlan.c */
+u32 i82574_rar_low(const u8 *addr);
+u32 i82574_rar_high(const u8 *addr);
+u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp);
 u32 i82574_rxcsum(netdev_features_t features);
 u32 i82574_vlan_rctl(struct i82574_dev *priv);
+void i82574_write_vme(struct i82574_dev *priv, netdev_features_t features);
 void i82574_vlan_configure(struct i82574_dev *priv);
-int i82574_vlan_rx_add_vid(struct net_device *netdev, __be16 proto, u16 vid);
-int i82574_vlan_rx_kill_vid(struct net_device *netdev, __be16 proto, u16 vid);
-int i82574_set_features(struct net_device *netdev, netdev_features_t features);
-void i82574_vlan_setup(struct net_device *netdev);
+void i82574_set_vector_itr(struct i82574_napi_vector *nv);
+
 void i82574_write_rss(struct i82574_dev *priv);
 void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
 void i82574_update_link(struct i82574_dev *priv, bool recheck);
@@ -220,6 +216,11 @@ int i82574_set_phys_id(struct net_device *netdev,
 		       enum ethtool_phys_id_state state);
 
 /* i82574_phy.c */
+int i82574_wait_mdio_ownership(struct i82574_dev *priv);
+void i82574_drop_mdio_ownership(struct i82574_dev *priv);
+int i82574_hw_sem_take(struct i82574_dev *priv);
+void i82574_hw_sem_release(struct i82574_dev *priv);
+bool i82574_phy_reset_blocked(struct i82574_dev *priv);
 int i82574_phy_init(struct i82574_dev *priv);
 int i82574_phy_setup(struct i82574_dev *priv);
 int i82574_phy_start(struct i82574_dev *priv);
@@ -246,15 +247,16 @@ void i82574_close_vectors(struct i82574_dev *priv);
 int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg);
 void i82574_default_reta(struct i82574_dev *priv);
 void i82574_service_task(struct work_struct *work);
-void i82574_add_stats(struct i82574_queue_stats *acc,
-		      const struct i82574_queue_stats *s);
 void i82574_sum_stats(struct i82574_dev *priv, struct i82574_queue_stats *tx,
 		      struct i82574_queue_stats *rx);
 void i82574_set_rx_mode(struct net_device *netdev);
 u32 i82574_mta_hash(const u8 *addr);
-u32 i82574_rar_low(const u8 *addr);
-u32 i82574_rar_high(const u8 *addr);
-u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp);
+
+/* i82574_vlan.c */
+int i82574_vlan_rx_add_vid(struct net_device *netdev, __be16 proto, u16 vid);
+int i82574_vlan_rx_kill_vid(struct net_device *netdev, __be16 proto, u16 vid);
+int i82574_set_features(struct net_device *netdev, netdev_features_t features);
+void i82574_vlan_setup(struct net_device *netdev);
 
 /* i82574_debugfs.c: test hooks; fault injection on debug kernels only */
 #ifdef CONFIG_DEBUG_FS
@@ -297,10 +299,8 @@ extern const struct dev_pm_ops i82574_pm_ops;
 void i82574_shutdown(struct pci_dev *pdev);
 void i82574_pm_init(struct i82574_dev *priv);
 void i82574_pm_exit(struct i82574_dev *priv);
-int i82574_pm_get(struct i82574_dev *priv);
 void i82574_pm_stop(struct i82574_dev *priv);
 void i82574_pm_restart(struct i82574_dev *priv);
-void i82574_pm_put(struct i82574_dev *priv);
 
 /* i82574_ethtool.c */
 void i82574_set_ethtool_ops(struct net_device *dev);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MAC programming of the 82574L: the hardware semaphore shared with the
- * manageability firmware, MAC reset, the driver-loaded handshake, ring,
- * RSS and interrupt registers, link status and the MAC counters.
+ * MAC programming of the 82574L: MAC reset, the driver-loaded handshake,
+ * manageability pass-through, the receive address, filter, VLAN, checksum
+ * and RSS registers, ring and interrupt registers (EITR included), link
+ * status and the MAC counters.
  */
 
 #include <linux/etherdevice.h>
@@ -15,8 +16,6 @@
 #include "i82574.h"
 
 /* e1000e polls for MDIO ownership ten times, 2-4 ms apart */
-#define I82574_HW_SEM_POLL_US		2000
-#define I82574_HW_SEM_TIMEOUT_US	40000
 #define I82574_MASTER_DISABLE_US	80000
 #define I82574_AUTO_RD_TIMEOUT_US	10000
 /* TX interrupt delay (TIDV) in 1.024 us units; RDTR stays 0 */
@@ -28,70 +27,6 @@
 #define I82574_PBA_RX_KB		32
 /* what the TX FIFO keeps of a frame beside its data: one descriptor */
 #define I82574_TX_FIFO_DESC_BYTES	16
-
-static bool i82574_claim_mdio_ownership(struct i82574_dev *priv)
-{
-	rmw32(priv, I82574_EXTCNF_CTRL, 0, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP);
-	return rd32(priv, I82574_EXTCNF_CTRL) &
-	       I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP;
-}
-
-static void i82574_drop_mdio_ownership(struct i82574_dev *priv)
-{
-	rmw32(priv, I82574_EXTCNF_CTRL, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP, 0);
-}
-
-/* The bit sticks only when the firmware does not own MDIO; caller holds
- * hw_sem_lock.
- */
-static int i82574_wait_mdio_ownership(struct i82574_dev *priv)
-{
-	bool owned;
-	int err;
-
-	lockdep_assert_held(&priv->hw_sem_lock);
-	err = read_poll_timeout(i82574_claim_mdio_ownership, owned, owned,
-				I82574_HW_SEM_POLL_US, I82574_HW_SEM_TIMEOUT_US,
-				false, priv);
-	if (!err)
-		return 0;
-	i82574_drop_mdio_ownership(priv);
-	dev_err_ratelimited(&priv->pdev->dev,
-			    "firmware holds the PHY/NVM semaphore (EXTCNF_CTRL %#x)\n",
-			    rd32(priv, I82574_EXTCNF_CTRL));
-	return -EBUSY;
-}
-
-/**
- * i82574_hw_sem_take - take the MDIO/NVM semaphore shared with firmware
- * @priv: device
- *
- * Serializes the driver's own users with a mutex, then sets
- * EXTCNF_CTRL.MDIO_SW_OWNERSHIP until it reads back set. Sleeps: process
- * context only.
- *
- * Return: 0 with the semaphore held, or -EBUSY if the firmware kept it.
- */
-int i82574_hw_sem_take(struct i82574_dev *priv)
-{
-	int err;
-
-	mutex_lock(&priv->hw_sem_lock);
-	err = i82574_wait_mdio_ownership(priv);
-	if (err)
-		mutex_unlock(&priv->hw_sem_lock);
-	return err;
-}
-
-/**
- * i82574_hw_sem_release - give back what i82574_hw_sem_take() took
- * @priv: device
- */
-void i82574_hw_sem_release(struct i82574_dev *priv)
-{
-	i82574_drop_mdio_ownership(priv);
-	mutex_unlock(&priv->hw_sem_lock);
-}
 
 /**
  * i82574_flush_descriptors - write back descriptors the device holds
@@ -321,18 +256,6 @@ void i82574_set_drv_load(struct i82574_dev *priv, bool loaded)
 	      loaded ? I82574_CTRL_EXT_DRV_LOAD : 0);
 }
 
-/**
- * i82574_phy_reset_blocked - does manageability forbid PHY resets?
- * @priv: device
- *
- * Return: true while MANC.BLK_PHY_RST_ON_IDE is set (a SOL or IDE-R
- * session owns the link).
- */
-bool i82574_phy_reset_blocked(struct i82574_dev *priv)
-{
-	return rd32(priv, I82574_MANC) & I82574_MANC_BLK_PHY_RST_ON_IDE;
-}
-
 /* e1000e_enable_mng_pass_thru() for this part: the NVM selects
  * pass-through mode, and the firmware runs (its clock is not gated) and
  * takes TCO frames
@@ -393,18 +316,90 @@ void i82574_mng_configure(struct i82574_dev *priv)
 	rmw32(priv, I82574_MANC, 0, I82574_MANC_EN_MNG2HOST);
 }
 
-/**
- * i82574_wake_armed - is a wake-up armed that needs the PHY?
- * @priv: device
- *
- * The driver offers no Wake-on-LAN of its own; this reports APM wake-up
- * (WUC.APME, loaded from the NVM) or PME enabled by someone else.
- *
- * Return: true if WUC.APME or WUC.PME_EN is set.
- */
-bool i82574_wake_armed(struct i82574_dev *priv)
+u32 i82574_rar_low(const u8 *addr)
 {
-	return rd32(priv, I82574_WUC) & (I82574_WUC_APME | I82574_WUC_PME_EN);
+	return get_unaligned_le32(addr);
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_rar_low);
+
+u32 i82574_rar_high(const u8 *addr)
+{
+	return get_unaligned_le16(addr + 4) | I82574_RAH_AV;
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_rar_high);
+
+/* Four one-byte RETA entries per register; the queue is bit 7. */
+u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp)
+{
+	u32 val = 0;
+	unsigned int b;
+
+	for (b = 0; b < 4; b++) {
+		u32 q = reta[4 * i + b] < num_qp ? reta[4 * i + b] : 0;
+
+		val |= (q ? I82574_RETA_QUEUE : 0) << (8 * b);
+	}
+	return val;
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_reta_dword);
+
+/**
+ * i82574_write_vme - set CTRL.VME, which tag stripping and insertion need
+ * @priv: device
+ * @features: the netdev's features (NETIF_F_HW_VLAN_CTAG_RX turns it on)
+ */
+void i82574_write_vme(struct i82574_dev *priv, netdev_features_t features)
+{
+	bool on = features & NETIF_F_HW_VLAN_CTAG_RX;
+
+	/* link_lock serializes CTRL's read-modify-writes */
+	mutex_lock(&priv->link_lock);
+	rmw32(priv, I82574_CTRL, I82574_CTRL_VME, on ? I82574_CTRL_VME : 0);
+	mutex_unlock(&priv->link_lock);
+}
+
+/**
+ * i82574_rxcsum - the RXCSUM value for a feature set
+ * @features: the netdev's features
+ */
+u32 i82574_rxcsum(netdev_features_t features)
+{
+	u32 val = I82574_RXCSUM_PCSD;
+
+	if (features & NETIF_F_RXCSUM)
+		val |= I82574_RXCSUM_IPOFL | I82574_RXCSUM_TUOFL;
+	return val;
+}
+
+/**
+ * i82574_vlan_rctl - RCTL's VLAN filter bit for the current features and flags
+ * @priv: device
+ */
+u32 i82574_vlan_rctl(struct i82574_dev *priv)
+{
+	if (priv->vlan_filter && !(priv->netdev->flags & IFF_PROMISC))
+		return I82574_RCTL_VFE;
+	return 0;
+}
+
+/**
+ * i82574_vlan_configure - program VET, the VFTA and CTRL.VME after a reset
+ * @priv: device, under RTNL (RCTL.VFE comes with the RX mode)
+ *
+ * VET is the TPID the MAC matches to strip and filter a tag and writes
+ * when it inserts one. The datasheet gives 0x8100 as its reset value, but
+ * e1000e writes it after every reset all the same, and a VET left at 0
+ * (QEMU 10.0's model) sends inserted tags with TPID 0, which no receiver
+ * with its stripping off takes for a VLAN.
+ */
+void i82574_vlan_configure(struct i82574_dev *priv)
+{
+	unsigned int i;
+
+	wr32(priv, I82574_VET, ETH_P_8021Q);
+	for (i = 0; i < I82574_VFTA_NUM; i++)
+		wr32(priv, I82574_VFTA(i), priv->vfta[i]);
+	i82574_write_vme(priv, priv->netdev->features);
 }
 
 /**
@@ -860,4 +855,19 @@ void i82574_read_hw_errors(struct i82574_dev *priv,
 	stats->tx_window_errors = latecol;
 	stats->tx_errors += ecol + latecol;
 	stats->collisions = colc;
+}
+
+void i82574_set_vector_itr(struct i82574_napi_vector *nv)
+{
+	struct i82574_dev *priv = nv->priv;
+	u32 usecs = READ_ONCE(nv->rx_usecs);
+	u32 tx_usecs = READ_ONCE(nv->tx_usecs);
+
+	/* the vector serves both rings: the shorter interval wins */
+	if (tx_usecs && (!usecs || tx_usecs < usecs))
+		usecs = tx_usecs;
+	if (priv->msix)
+		wr32(priv, I82574_EITR(nv->v_idx + 1), i82574_usecs_to_itr(usecs));
+	else
+		wr32(priv, I82574_ITR, i82574_usecs_to_itr(usecs));
 }

@@ -18,47 +18,6 @@ u32 i82574_mta_hash(const u8 *addr)
 }
 EXPORT_SYMBOL_IF_KUNIT(i82574_mta_hash);
 
-u32 i82574_rar_low(const u8 *addr)
-{
-	return get_unaligned_le32(addr);
-}
-EXPORT_SYMBOL_IF_KUNIT(i82574_rar_low);
-
-u32 i82574_rar_high(const u8 *addr)
-{
-	return get_unaligned_le16(addr + 4) | I82574_RAH_AV;
-}
-EXPORT_SYMBOL_IF_KUNIT(i82574_rar_high);
-
-/* Four one-byte RETA entries per register; the queue is bit 7. */
-u32 i82574_reta_dword(const u32 *reta, unsigned int i, u32 num_qp)
-{
-	u32 val = 0;
-	unsigned int b;
-
-	for (b = 0; b < 4; b++) {
-		u32 q = reta[4 * i + b] < num_qp ? reta[4 * i + b] : 0;
-
-		val |= (q ? I82574_RETA_QUEUE : 0) << (8 * b);
-	}
-	return val;
-}
-EXPORT_SYMBOL_IF_KUNIT(i82574_reta_dword);
-
-void i82574_add_stats(struct i82574_queue_stats *acc,
-		      const struct i82574_queue_stats *s)
-{
-	u64 snap[I82574_NUM_QSTATS], *sum = (u64 *)acc;
-	unsigned int start, i;
-
-	do {
-		start = u64_stats_fetch_begin(&s->syncp);
-		memcpy(snap, s, sizeof(snap));
-	} while (u64_stats_fetch_retry(&s->syncp, start));
-	for (i = 0; i < I82574_NUM_QSTATS; i++)
-		sum[i] += snap[i];
-}
-
 /* Base plus live rings; caller holds stats_lock or RTNL. */
 static void __i82574_sum_stats(struct i82574_dev *priv,
 			       struct i82574_queue_stats *tx,
@@ -578,6 +537,32 @@ void i82574_service_task(struct work_struct *work)
 	schedule_delayed_work(&priv->service_task, I82574_SERVICE_PERIOD);
 }
 
+/**
+ * i82574_pm_get - keep the device powered, resuming it if needed
+ * @priv: device
+ *
+ * For ndo_open: the interface holds the reference while it is up. Called
+ * with RTNL held, which the runtime callbacks never take.
+ *
+ * Return: 0, or a negative errno if the device could not be resumed.
+ */
+static int i82574_pm_get(struct i82574_dev *priv)
+{
+	return pm_runtime_resume_and_get(&priv->pdev->dev);
+}
+
+/**
+ * i82574_pm_put - drop i82574_pm_get()'s reference; suspend once idle
+ * @priv: device
+ */
+static void i82574_pm_put(struct i82574_dev *priv)
+{
+	struct device *dev = &priv->pdev->dev;
+
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+}
+
 static int i82574_open(struct net_device *netdev)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
@@ -688,7 +673,6 @@ void i82574_netdev_setup(struct net_device *netdev)
 {
 	netdev->netdev_ops = &i82574_netdev_ops;
 	netdev->stat_ops = &i82574_stat_ops;
-	i82574_set_ethtool_ops(netdev);
 	netdev->watchdog_timeo = 5 * HZ;
 	netdev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			      NETIF_F_RXCSUM | NETIF_F_RXHASH;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
+#include <linux/error-injection.h>
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -107,13 +108,25 @@ free_irqs:
 	return err;
 }
 
+/* OTHER's vector and one per queue pair, or an error. Function error
+ * injection (fail_function) can fail it, which a platform without MSI-X
+ * does: the single-vector mode is tested on one that has it.
+ */
+static noinline int i82574_alloc_msix(struct pci_dev *pdev)
+{
+	int n = pci_alloc_irq_vectors(pdev, I82574_NUM_MSIX, I82574_NUM_MSIX,
+				      PCI_IRQ_MSIX);
+
+	return n < 0 ? n : 0;
+}
+ALLOW_ERROR_INJECTION(i82574_alloc_msix, ERRNO);
+
 static int i82574_request_irqs(struct i82574_dev *priv)
 {
 	struct pci_dev *pdev = priv->pdev;
 	int err;
 
-	if (pci_alloc_irq_vectors(pdev, I82574_NUM_MSIX, I82574_NUM_MSIX,
-				  PCI_IRQ_MSIX) > 0) {
+	if (!i82574_alloc_msix(pdev)) {
 		priv->msix = true;
 		err = i82574_request_msix(priv);
 		if (!err)
@@ -223,6 +236,7 @@ static int i82574_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto free_netdev;
 
 	i82574_netdev_setup(netdev);
+	i82574_set_ethtool_ops(netdev);
 	err = i82574_init_hw(priv);
 	if (err)
 		goto release_hw;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The 82574L's internal PHY (e1000e's "BM" PHY), reached through MDIC.
- * Every access holds the MDIO/NVM hardware semaphore, which sleeps: the PHY
- * is used from process context only (probe, ndo_open, ndo_stop, ethtool,
- * the service work, shutdown).
+ * The 82574L's internal PHY (e1000e's "BM" PHY), reached through MDIC, and
+ * the MDIO/NVM hardware semaphore shared with the manageability firmware
+ * (EXTCNF_CTRL.MDIO_SW_OWNERSHIP), which the NVM code takes too. Every PHY
+ * access holds it, and taking it sleeps: the PHY is used from process
+ * context only (probe, ndo_open, ndo_stop, ethtool, the service work,
+ * shutdown).
  */
 
 #include <linux/delay.h>
@@ -13,8 +15,97 @@
 
 #include "i82574.h"
 
+#define I82574_HW_SEM_POLL_US		2000
+#define I82574_HW_SEM_TIMEOUT_US	40000
 /* Two saturated readings in a row mean a hung PHY */
 #define I82574_PHY_HANG_READINGS	2
+
+static bool i82574_claim_mdio_ownership(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_EXTCNF_CTRL, 0, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP);
+	return rd32(priv, I82574_EXTCNF_CTRL) &
+	       I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP;
+}
+
+/**
+ * i82574_drop_mdio_ownership - clear EXTCNF_CTRL.MDIO_SW_OWNERSHIP
+ * @priv: device, hw_sem_lock held
+ */
+void i82574_drop_mdio_ownership(struct i82574_dev *priv)
+{
+	rmw32(priv, I82574_EXTCNF_CTRL, I82574_EXTCNF_CTRL_MDIO_SW_OWNERSHIP, 0);
+}
+
+/**
+ * i82574_wait_mdio_ownership - set EXTCNF_CTRL.MDIO_SW_OWNERSHIP
+ * @priv: device, hw_sem_lock held
+ *
+ * The bit sticks only when the firmware does not own MDIO. For the few
+ * that must hold hw_sem_lock whether or not the firmware lets go (a MAC
+ * reset); everyone else calls i82574_hw_sem_take().
+ *
+ * Return: 0 with MDIO owned, or -EBUSY with it not (and the bit clear).
+ */
+int i82574_wait_mdio_ownership(struct i82574_dev *priv)
+{
+	bool owned;
+	int err;
+
+	lockdep_assert_held(&priv->hw_sem_lock);
+	err = read_poll_timeout(i82574_claim_mdio_ownership, owned, owned,
+				I82574_HW_SEM_POLL_US, I82574_HW_SEM_TIMEOUT_US,
+				false, priv);
+	if (!err)
+		return 0;
+	i82574_drop_mdio_ownership(priv);
+	dev_err_ratelimited(&priv->pdev->dev,
+			    "firmware holds the PHY/NVM semaphore (EXTCNF_CTRL %#x)\n",
+			    rd32(priv, I82574_EXTCNF_CTRL));
+	return -EBUSY;
+}
+
+/**
+ * i82574_hw_sem_take - take the MDIO/NVM semaphore shared with firmware
+ * @priv: device
+ *
+ * Serializes the driver's own users with a mutex, then sets
+ * EXTCNF_CTRL.MDIO_SW_OWNERSHIP until it reads back set. Sleeps: process
+ * context only.
+ *
+ * Return: 0 with the semaphore held, or -EBUSY if the firmware kept it.
+ */
+int i82574_hw_sem_take(struct i82574_dev *priv)
+{
+	int err;
+
+	mutex_lock(&priv->hw_sem_lock);
+	err = i82574_wait_mdio_ownership(priv);
+	if (err)
+		mutex_unlock(&priv->hw_sem_lock);
+	return err;
+}
+
+/**
+ * i82574_hw_sem_release - give back what i82574_hw_sem_take() took
+ * @priv: device
+ */
+void i82574_hw_sem_release(struct i82574_dev *priv)
+{
+	i82574_drop_mdio_ownership(priv);
+	mutex_unlock(&priv->hw_sem_lock);
+}
+
+/**
+ * i82574_phy_reset_blocked - does manageability forbid PHY resets?
+ * @priv: device
+ *
+ * Return: true while MANC.BLK_PHY_RST_ON_IDE is set (a SOL or IDE-R
+ * session owns the link).
+ */
+bool i82574_phy_reset_blocked(struct i82574_dev *priv)
+{
+	return rd32(priv, I82574_MANC) & I82574_MANC_BLK_PHY_RST_ON_IDE;
+}
 
 static int i82574_mdic(struct i82574_dev *priv, u32 op, u32 reg, u16 *val)
 {
@@ -422,6 +513,20 @@ int i82574_phy_start(struct i82574_dev *priv)
 	if (err || i82574_phy_reset_blocked(priv))
 		return err;
 	return i82574_phy_config_link(priv);
+}
+
+/**
+ * i82574_wake_armed - is a wake-up armed that needs the PHY?
+ * @priv: device
+ *
+ * The driver offers no Wake-on-LAN of its own; this reports APM wake-up
+ * (WUC.APME, loaded from the NVM) or PME enabled by someone else.
+ *
+ * Return: true if WUC.APME or WUC.PME_EN is set.
+ */
+static bool i82574_wake_armed(struct i82574_dev *priv)
+{
+	return rd32(priv, I82574_WUC) & (I82574_WUC_APME | I82574_WUC_PME_EN);
 }
 
 /**

@@ -281,29 +281,3 @@ void i82574_pm_exit(struct i82574_dev *priv)
 	device_set_wakeup_enable(dev, false);
 	device_set_wakeup_capable(dev, priv->pdev->pme_support);
 }
-
-/**
- * i82574_pm_get - keep the device powered, resuming it if needed
- * @priv: device
- *
- * For ndo_open: the interface holds the reference while it is up. Called
- * with RTNL held, which the runtime callbacks never take.
- *
- * Return: 0, or a negative errno if the device could not be resumed.
- */
-int i82574_pm_get(struct i82574_dev *priv)
-{
-	return pm_runtime_resume_and_get(&priv->pdev->dev);
-}
-
-/**
- * i82574_pm_put - drop i82574_pm_get()'s reference; suspend once idle
- * @priv: device
- */
-void i82574_pm_put(struct i82574_dev *priv)
-{
-	struct device *dev = &priv->pdev->dev;
-
-	pm_runtime_mark_last_busy(dev);
-	pm_runtime_put_autosuspend(dev);
-}

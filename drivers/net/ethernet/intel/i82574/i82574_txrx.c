@@ -28,13 +28,6 @@ u32 i82574_tx_data_lower(u32 len, bool eop)
 }
 EXPORT_SYMBOL_IF_KUNIT(i82574_tx_data_lower);
 
-u32 i82574_tx_ctx_tucss(u32 css, u32 cso)
-{
-	return FIELD_PREP(I82574_TXC_TUCSS, css) |
-	       FIELD_PREP(I82574_TXC_TUCSO, cso);
-}
-EXPORT_SYMBOL_IF_KUNIT(i82574_tx_ctx_tucss);
-
 unsigned int i82574_tx_descs_for_len(unsigned int len)
 {
 	return DIV_ROUND_UP(len, I82574_TX_MAX_PER_DESC);
@@ -70,72 +63,6 @@ static void i82574_tx_unmap(struct i82574_ring *tx, struct i82574_tx_buf *buf)
 	else
 		dma_unmap_single(tx->dev, buf->dma, buf->len, DMA_TO_DEVICE);
 	buf->len = 0;
-}
-
-/**
- * i82574_tx_ctx - write a context descriptor at tx->fill
- * @tx: TX ring
- * @ip: IPCSS, IPCSO, IPCSE
- * @tu: TUCSS, TUCSO (TUCSE 0: to the end)
- * @cmd: the command bits and PAYLEN (DEXT added here)
- * @seg: HDRLEN and MSS
- */
-void i82574_tx_ctx(struct i82574_ring *tx, u32 ip, u32 tu, u32 cmd, u32 seg)
-{
-	struct i82574_tx_desc *desc = (struct i82574_tx_desc *)tx->desc + tx->fill;
-
-	desc->addr = cpu_to_le64((u64)tu << 32 | ip);
-	desc->lower = cpu_to_le32(cmd | I82574_TXD_CMD_DEXT);
-	desc->upper = cpu_to_le32(seg);
-	tx->fill = (tx->fill + 1) & tx->size_mask;
-}
-
-/* Returns the TXSM option for the data descriptors, or a negative errno. */
-static int i82574_tx_csum(struct i82574_ring *tx, struct sk_buff *skb)
-{
-	u32 css = skb_checksum_start_offset(skb), cso = css + skb->csum_offset;
-	u32 cmd = 0;
-
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
-		return 0;
-	if (cso > 255 || (skb->csum_offset != offsetof(struct tcphdr, check) &&
-			  skb->csum_offset != offsetof(struct udphdr, check)))
-		return skb_checksum_help(skb);
-
-	if (skb->csum_offset == offsetof(struct tcphdr, check))
-		cmd |= I82574_TXC_CMD_TCP;
-	if (vlan_get_protocol(skb) == htons(ETH_P_IP))
-		cmd |= I82574_TXC_CMD_IP;
-
-	/* IXSM is not used here: the stack fills the IPv4 header checksum
-	 * and the model corrupts IPv6 headers with it (TSO sets it for IPv4)
-	 */
-	i82574_tx_ctx(tx, 0, i82574_tx_ctx_tucss(css, cso), cmd, 0);
-	return I82574_TXD_POPTS_TXSM;
-}
-
-/* The context descriptor of the packet's offloads, if any, and its data
- * descriptors' options and command bits (tx->pkt_cmd)
- */
-static int i82574_tx_offload(struct i82574_ring *tx, struct sk_buff *skb,
-			     u32 *popts)
-{
-	int ret;
-
-	tx->pkt_cmd = 0;
-	if (skb_is_gso(skb)) {
-		ret = i82574_tx_tso(tx, skb, popts);
-	} else {
-		ret = i82574_tx_csum(tx, skb);
-		*popts = max(ret, 0);
-	}
-	if (ret < 0)
-		return ret;
-	if (skb_vlan_tag_present(skb)) {
-		tx->pkt_cmd |= I82574_TXD_CMD_VLE;
-		*popts |= FIELD_PREP(I82574_TXD_VLAN, skb_vlan_tag_get(skb));
-	}
-	return 0;
 }
 
 /* Write descriptors for one mapping, split at I82574_TX_MAX_PER_DESC. */
@@ -303,7 +230,9 @@ netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev)
 		i82574_tx_drop(tx, NULL, false);
 		return NETDEV_TX_OK;
 	}
-	/* no packet needs more descriptors than one may take (i82574_tso.c) */
+	/* no packet needs more descriptors than one may take (the static
+	 * assertions in i82574_tx_offload.c)
+	 */
 	if (unlikely(i82574_tx_unused(tx) < i82574_tx_descs(skb))) {
 		/* queue is stopped in advance; this should not happen */
 		netif_tx_stop_queue(tx->txq);
@@ -619,21 +548,6 @@ static int i82574_clean_rx(struct i82574_napi_vector *nv, int budget)
 	return done;
 }
 
-void i82574_set_vector_itr(struct i82574_napi_vector *nv)
-{
-	struct i82574_dev *priv = nv->priv;
-	u32 usecs = READ_ONCE(nv->rx_usecs);
-	u32 tx_usecs = READ_ONCE(nv->tx_usecs);
-
-	/* the vector serves both rings: the shorter interval wins */
-	if (tx_usecs && (!usecs || tx_usecs < usecs))
-		usecs = tx_usecs;
-	if (priv->msix)
-		wr32(priv, I82574_EITR(nv->v_idx + 1), i82574_usecs_to_itr(usecs));
-	else
-		wr32(priv, I82574_ITR, i82574_usecs_to_itr(usecs));
-}
-
 static void i82574_update_dim(struct i82574_napi_vector *nv)
 {
 	struct i82574_dev *priv = nv->priv;
@@ -887,4 +801,18 @@ void i82574_clean_rings(struct i82574_napi_vector *nv)
 	rx->head = 0;
 	rx->tail = 0;
 	rx->doorbell = 0;
+}
+
+void i82574_add_stats(struct i82574_queue_stats *acc,
+		      const struct i82574_queue_stats *s)
+{
+	u64 snap[I82574_NUM_QSTATS], *sum = (u64 *)acc;
+	unsigned int start, i;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		memcpy(snap, s, sizeof(snap));
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+	for (i = 0; i < I82574_NUM_QSTATS; i++)
+		sum[i] += snap[i];
 }

@@ -159,8 +159,8 @@ static inline u32 i82574_ring_used(u32 from, u32 to, u32 mask)
 
 u32 i82574_tx_data_lower(u32 len, bool eop);
 u32 i82574_tx_ctx_tucss(u32 css, u32 cso);
-void i82574_tx_ctx(struct i82574_ring *tx, u32 ip, u32 tu, u32 cmd, u32 seg);
 int i82574_tx_tso(struct i82574_ring *tx, struct sk_buff *skb, u32 *popts);
+int i82574_tx_offload(struct i82574_ring *tx, struct sk_buff *skb, u32 *popts);
 u32 i82574_tx_wire_bytes(const struct sk_buff *skb, u16 *segs);
 netdev_features_t i82574_features_check(struct sk_buff *skb,
 					struct net_device *netdev,
@@ -178,6 +178,7 @@ void i82574_fold_ring_stats(struct i82574_queue_stats *base,
 			    struct i82574_ring *ring);
 void i82574_clean_rings(struct i82574_napi_vector *nv);
 void i82574_fill_rx(struct i82574_ring *rx);
-void i82574_set_vector_itr(struct i82574_napi_vector *nv);
+void i82574_add_stats(struct i82574_queue_stats *acc,
+		      const struct i82574_queue_stats *s);
 
 #endif /* _I82574_TXRX_H_ */

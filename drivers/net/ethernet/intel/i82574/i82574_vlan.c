@@ -12,66 +12,14 @@
  *   frames pass). It follows rx-vlan-filter and is off in promiscuous mode,
  *   where the stack expects every VLAN. VID 0 (priority tags) always passes.
  * - RXCSUM's IP and TCP/UDP offload bits follow rxcsum; PCSD stays, for RSS.
+ *
+ * The register values themselves are i82574_mac.c's, which programs them
+ * after every reset.
  */
 
 #include <linux/if_vlan.h>
 
 #include "i82574.h"
-
-static void i82574_write_vme(struct i82574_dev *priv,
-			     netdev_features_t features)
-{
-	bool on = features & NETIF_F_HW_VLAN_CTAG_RX;
-
-	/* link_lock serializes CTRL's read-modify-writes */
-	mutex_lock(&priv->link_lock);
-	rmw32(priv, I82574_CTRL, I82574_CTRL_VME, on ? I82574_CTRL_VME : 0);
-	mutex_unlock(&priv->link_lock);
-}
-
-/**
- * i82574_rxcsum - the RXCSUM value for a feature set
- * @features: the netdev's features
- */
-u32 i82574_rxcsum(netdev_features_t features)
-{
-	u32 val = I82574_RXCSUM_PCSD;
-
-	if (features & NETIF_F_RXCSUM)
-		val |= I82574_RXCSUM_IPOFL | I82574_RXCSUM_TUOFL;
-	return val;
-}
-
-/**
- * i82574_vlan_rctl - RCTL's VLAN filter bit for the current features and flags
- * @priv: device
- */
-u32 i82574_vlan_rctl(struct i82574_dev *priv)
-{
-	if (priv->vlan_filter && !(priv->netdev->flags & IFF_PROMISC))
-		return I82574_RCTL_VFE;
-	return 0;
-}
-
-/**
- * i82574_vlan_configure - program VET, the VFTA and CTRL.VME after a reset
- * @priv: device, under RTNL (RCTL.VFE comes with the RX mode)
- *
- * VET is the TPID the MAC matches to strip and filter a tag and writes
- * when it inserts one. The datasheet gives 0x8100 as its reset value, but
- * e1000e writes it after every reset all the same, and a VET left at 0
- * (QEMU 10.0's model) sends inserted tags with TPID 0, which no receiver
- * with its stripping off takes for a VLAN.
- */
-void i82574_vlan_configure(struct i82574_dev *priv)
-{
-	unsigned int i;
-
-	wr32(priv, I82574_VET, ETH_P_8021Q);
-	for (i = 0; i < I82574_VFTA_NUM; i++)
-		wr32(priv, I82574_VFTA(i), priv->vfta[i]);
-	i82574_write_vme(priv, priv->netdev->features);
-}
 
 static void i82574_vfta_update(struct i82574_dev *priv, u16 vid, bool on)
 {

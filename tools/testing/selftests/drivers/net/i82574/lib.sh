@@ -313,27 +313,22 @@ l2_count()
 	cat "$L2_DIR/$2"
 }
 
-# l2_expect_rx DST WHAT [END]: at least one frame to DST got through;
-# l2_expect_drop DST WHAT [END]: none did
-l2_expect_rx()
+# l2_expect OP DST WHAT [END]: the count of frames to DST that got through
+# satisfies "-gt 0" or "-eq 0" (OP); l2_expect_rx DST WHAT [END]: at least
+# one did; l2_expect_drop DST WHAT [END]: none did
+l2_expect()
 {
-	local n
+	local op=$1 n
 
+	shift
 	L2_SEQ=$((L2_SEQ + 1))
 	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
 	ktap_print_msg "$2: $n of 20 frames received"
-	[ "$n" -gt 0 ]
+	[ "$n" "$op" 0 ]
 }
 
-l2_expect_drop()
-{
-	local n
-
-	L2_SEQ=$((L2_SEQ + 1))
-	n=$(l2_count "$1" "l2-$L2_SEQ" "${3:-}") || return 1
-	ktap_print_msg "$2: $n of 20 frames received"
-	[ "$n" -eq 0 ]
-}
+l2_expect_rx() { l2_expect -gt "$@"; }
+l2_expect_drop() { l2_expect -eq "$@"; }
 
 # cycle_limits MIN CMD...: while CMD succeeds (the traffic still flows),
 # set the limit to each of $CYCLE_SEQ (default "64 0 8 1 0") in turn, over
@@ -816,21 +811,33 @@ reg_writes() { reg_trace_select reg "$@"; }
 phy_writes() { reg_trace_select phy_w "$@"; }
 phy_reads() { reg_trace_select phy_r "$@"; }
 
-# reg_trace_idle_others N...: set down the interface of every other NIC
-# (those that were up go into REG_TRACE_IDLED, for reg_trace_restore_others);
-# fails if a bound one has no netdev in this namespace
-reg_trace_idle_others()
+# nic_others N...: the index of every bound NIC but N..., each once it is
+# back in this namespace (a deleted namespace hands its NICs back
+# asynchronously); fails if one does not come back
+nic_others()
 {
-	local i keep=" $* " ifn
+	local i keep=" $* "
 
-	REG_TRACE_IDLED=()
 	for ((i = 0; ; i++)); do
 		nic_dev "$i"
 		[ -e "$NIC_DEV" ] || break
 		[[ $keep == *" $i "* ]] && continue
 		[ -e "$NIC_DEV/driver" ] || continue
-		# a deleted namespace hands its NICs back asynchronously
 		wait_for 100 nic_home "$i" || return 1
+		echo "$i"
+	done
+}
+
+# reg_trace_idle_others N...: set down the interface of every other NIC
+# (those that were up go into REG_TRACE_IDLED, for reg_trace_restore_others);
+# fails if a bound one has no netdev in this namespace
+reg_trace_idle_others()
+{
+	local i others ifn
+
+	REG_TRACE_IDLED=()
+	others=$(nic_others "$@") || return 1
+	for i in $others; do
 		ifn=$(nic_ifname "$i")
 		rd "/sys/class/net/$ifn/flags" || return 1
 		(( RD & 1 )) || continue

@@ -110,14 +110,11 @@ trap cleanup EXIT
 # OTHERS for others_rebind)
 others_unbind()
 {
-	local i keep=" $* " drv
+	local i others drv
 
-	for ((i = 0; ; i++)); do
+	others=$(nic_others "$@") || return 1
+	for i in $others; do
 		nic_dev "$i"
-		[ -e "$NIC_DEV" ] || break
-		[[ $keep == *" $i "* ]] && continue
-		[ -e "$NIC_DEV/driver" ] || continue
-		wait_for 100 nic_home "$i" || return 1
 		drv=$(cd -P "$NIC_DEV/driver" && pwd) || return 1
 		OTHERS[$i]=${drv##*/}
 		echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind" || return 1

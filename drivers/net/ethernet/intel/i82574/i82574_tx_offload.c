@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP segmentation offload (TSO, TSO6) with the 82574's TCP/IP context
- * descriptor: TSE, the MSS, the header length and the TCP payload length
- * (PAYLEN), where the IP header starts (IPCSS) and, for IPv4, where its
- * checksum is (IPCSO, IPCSE), where the TCP checksum is (TUCSS, TUCSO).
+ * TX offloads, all set up here: the checksum and TCP segmentation (TSO,
+ * TSO6) context descriptor, and VLAN tag insertion in the data
+ * descriptors. The packet's context descriptor comes first on the ring.
+ *
+ * TSO uses the 82574's TCP/IP context descriptor: TSE, the MSS, the
+ * header length and the TCP payload length (PAYLEN), where the IP header
+ * starts (IPCSS) and, for IPv4, where its checksum is (IPCSO, IPCSE),
+ * where the TCP checksum is (TUCSS, TUCSO).
  * The data descriptors carry TSE and TXSM, and IXSM for IPv4 only.
  *
  * The chip repeats the headers in front of each segment and fills in the
@@ -24,11 +28,38 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include <kunit/visibility.h>
 
 #include "i82574.h"
+
+u32 i82574_tx_ctx_tucss(u32 css, u32 cso)
+{
+	return FIELD_PREP(I82574_TXC_TUCSS, css) |
+	       FIELD_PREP(I82574_TXC_TUCSO, cso);
+}
+EXPORT_SYMBOL_IF_KUNIT(i82574_tx_ctx_tucss);
+
+/**
+ * i82574_tx_ctx - write a context descriptor at tx->fill
+ * @tx: TX ring
+ * @ip: IPCSS, IPCSO, IPCSE
+ * @tu: TUCSS, TUCSO (TUCSE 0: to the end)
+ * @cmd: the command bits and PAYLEN (DEXT added here)
+ * @seg: HDRLEN and MSS
+ */
+static void i82574_tx_ctx(struct i82574_ring *tx, u32 ip, u32 tu, u32 cmd,
+			  u32 seg)
+{
+	struct i82574_tx_desc *desc = (struct i82574_tx_desc *)tx->desc + tx->fill;
+
+	desc->addr = cpu_to_le64((u64)tu << 32 | ip);
+	desc->lower = cpu_to_le32(cmd | I82574_TXD_CMD_DEXT);
+	desc->upper = cpu_to_le32(seg);
+	tx->fill = (tx->fill + 1) & tx->size_mask;
+}
 
 /* the headers the stack left for the hardware, as the chip expects them */
 static void i82574_tso_prep_v4(struct sk_buff *skb)
@@ -83,6 +114,61 @@ int i82574_tx_tso(struct i82574_ring *tx, struct sk_buff *skb, u32 *popts)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(i82574_tx_tso);
+
+/* Returns the TXSM option for the data descriptors, or a negative errno. */
+static int i82574_tx_csum(struct i82574_ring *tx, struct sk_buff *skb)
+{
+	u32 css = skb_checksum_start_offset(skb), cso = css + skb->csum_offset;
+	u32 cmd = 0;
+
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	if (cso > 255 || (skb->csum_offset != offsetof(struct tcphdr, check) &&
+			  skb->csum_offset != offsetof(struct udphdr, check)))
+		return skb_checksum_help(skb);
+
+	if (skb->csum_offset == offsetof(struct tcphdr, check))
+		cmd |= I82574_TXC_CMD_TCP;
+	if (vlan_get_protocol(skb) == htons(ETH_P_IP))
+		cmd |= I82574_TXC_CMD_IP;
+
+	/* IXSM is not used here: the stack fills the IPv4 header checksum
+	 * and the model corrupts IPv6 headers with it (TSO sets it for IPv4)
+	 */
+	i82574_tx_ctx(tx, 0, i82574_tx_ctx_tucss(css, cso), cmd, 0);
+	return I82574_TXD_POPTS_TXSM;
+}
+
+/**
+ * i82574_tx_offload - set up a packet's checksum, TSO and VLAN insertion
+ * @tx: TX ring, at the packet's first slot (tx->fill)
+ * @skb: packet
+ * @popts: the data descriptors' options (TXSM, IXSM, the VLAN tag)
+ *
+ * Writes the packet's context descriptor, if it needs one, and leaves its
+ * data descriptors' command bits (TSE, VLE) in tx->pkt_cmd.
+ *
+ * Return: 0 or a negative errno (the packet cannot be sent).
+ */
+int i82574_tx_offload(struct i82574_ring *tx, struct sk_buff *skb, u32 *popts)
+{
+	int ret;
+
+	tx->pkt_cmd = 0;
+	if (skb_is_gso(skb)) {
+		ret = i82574_tx_tso(tx, skb, popts);
+	} else {
+		ret = i82574_tx_csum(tx, skb);
+		*popts = max(ret, 0);
+	}
+	if (ret < 0)
+		return ret;
+	if (skb_vlan_tag_present(skb)) {
+		tx->pkt_cmd |= I82574_TXD_CMD_VLE;
+		*popts |= FIELD_PREP(I82574_TXD_VLAN, skb_vlan_tag_get(skb));
+	}
+	return 0;
+}
 
 /**
  * i82574_tx_wire_bytes - what a packet becomes on the wire
