@@ -63,6 +63,13 @@ GOALS += [
     ("forwarding, dispatch_limit 64: all device operations (router) <= 0.25x e1000e",
      [("ops fwd-rtr: all", "i82574-dl64", None)], "<=", 0.25, "all"),
     ("idle ping RTT (p50) <= e1000e", [("rtt-idle-p50", "i82574", None)], "<=", 1.0, "all"),
+    # request/response (sockperf UDP ping-pong, bench/guest/run.sh rr_run)
+    ("idle request/response round trip (p50, p99) <= e1000e",
+     [("rr-idle-p50", "i82574", None), ("rr-idle-p99", "i82574", None)], "<=", 1.0, "all"),
+    ("router round trip with dispatch_limit 8 and 64 within 10% of limit 0 (p50, p99)",
+     [("rr-fwd-p50", "i82574-dl8", "i82574"), ("rr-fwd-p99", "i82574-dl8", "i82574"),
+      ("rr-fwd-p50", "i82574-dl64", "i82574"), ("rr-fwd-p99", "i82574-dl64", "i82574")],
+     "<=", 1.1, "all"),
     # the instruction-counted boot (harness/bench.sh nics-ic, nics-tcp-ic)
     ("guest instructions per packet <= e1000e",
      [("instr:%s" % c, "i82574", None)

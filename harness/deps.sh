@@ -7,7 +7,7 @@ set -euo pipefail
 
 PKGS=(build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod rsync
       xz-utils git python3 python3-yaml perl sparse coccinelle
-      iperf3 ethtool iproute2 iputils-ping procps
+      iperf3 sockperf ethtool iproute2 iputils-ping procps
       gnuplot-nox linux-perf python3-ply python3-git ocaml-nox ocaml-findlib
       socat udev pciutils)
 

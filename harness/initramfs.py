@@ -39,7 +39,7 @@ PACKAGES = [
     "bash", "dash", "coreutils", "util-linux", "mount", "bsdutils", "procps", "grep",
     "sed", "mawk", "findutils", "libc-bin", "hostname", "sysvinit-utils", "diffutils",
     "debianutils", "gzip",
-    "iproute2", "ethtool", "iperf3", "libiperf0", "socat", "iputils-ping",
+    "iproute2", "ethtool", "iperf3", "libiperf0", "socat", "iputils-ping", "sockperf",
     "pciutils", "python3", "python3-minimal", "python3.11", "python3.11-minimal",
     "libpython3.11-minimal", "libpython3.11-stdlib", "python3-yaml",
 ]

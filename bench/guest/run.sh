@@ -26,7 +26,8 @@
 # window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100),
 # BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
 # counting windows, default 1), BENCH_PING_I (seconds between pings,
-# 0.02), BENCH_VARIANTS (the variants to measure, of those a case knows,
+# 0.02), BENCH_RR_T and BENCH_RR_MPS (the request/response samples'
+# seconds and requests a second, 3 and 200), BENCH_VARIANTS (the variants to measure, of those a case knows,
 # e.g. "e1000e i82574 i82574-c250 i82574-dim"; default: each case's usual
 # ones, without the coalescing variants).
 #
@@ -52,6 +53,9 @@ W=${BENCH_W:-2}
 PINGS=${BENCH_PINGS:-100}
 PING_I=${BENCH_PING_I:-0.02}
 CW=${BENCH_CW:-1}
+RR_T=${BENCH_RR_T:-3}
+RR_MPS=${BENCH_RR_MPS:-200}
+RR_PORT=11111
 COUNT=${BENCH_COUNT:-1}
 COUNTING=0
 # MMIO through the memory API's events, which carry the absolute address
@@ -695,10 +699,41 @@ ping_rtts()
 	emit "$1-p99" ms lower "$p99"
 }
 
-# Latency: ping RTT idle, then under one saturating TCP flow the same way.
-# The sender gets fq_codel (under mq if multi-queue), so the ping is not
-# stuck behind the TCP flow in the qdisc: what is left is the queue below
-# it, the ring, which BQL bounds.
+# rr_listening NS: a UDP socket listens on RR_PORT in NS
+rr_listening() { [ -n "$(ns_do "$1" ss -Hlun "sport = :$RR_PORT")" ]; }
+
+# rr_run NAME CLIENT_NS SERVER_NS ADDR: request/response round trips from
+# CLIENT_NS ("" for this one) to a sockperf server on ADDR in SERVER_NS: UDP ping-pong, one
+# 12-byte request out at a time, RR_MPS a second for RR_T s (the first
+# 0.4 s a warm-up sockperf leaves out). Emits NAME-p50 and NAME-p99 in us
+# of round trip: sockperf reports half of one, which is doubled here.
+rr_run()
+{
+	local name=$1 cns=$2 sns=$3 addr=$4 pid out p50 p99
+
+	# nsenter itself in the background (not ns_do, a function: its
+	# subshell's PID would be killed and the server left running)
+	nsenter --net="/run/netns/$sns" sockperf server -i "$addr" -p $RR_PORT \
+		> /dev/null 2>&1 &
+	pid=$!
+	wait_for 100 rr_listening "$sns" || { kill $pid; return 1; }
+	out=$(ns_do "$cns" sockperf ping-pong -i "$addr" -p $RR_PORT -t "$RR_T" \
+		--mps="$RR_MPS" 2>&1)
+	kill $pid
+	wait $pid 2>/dev/null
+	read -r p50 p99 <<< "$(awk '/percentile 50.000 =/ { p50 = $NF }
+		/percentile 99.000 =/ { p99 = $NF }
+		END { if (p50 != "" && p99 != "") printf "%.1f %.1f", 2 * p50, 2 * p99 }' <<< "$out")"
+	[ -n "$p99" ] || { progress "sockperf: $(tail -n 2 <<< "$out" | paste -sd ';')"; return 1; }
+	emit "$name-p50" us lower "$p50"
+	emit "$name-p99" us lower "$p99"
+}
+
+# Latency: ping RTT idle, then under one saturating TCP flow the same way;
+# request/response round trips (rr_run) idle and under the flow too. The
+# sender gets fq_codel (under mq if multi-queue), so the ping is not stuck
+# behind the TCP flow in the qdisc: what is left is the queue below it,
+# the ring, which BQL bounds.
 case_latency()
 {
 	local rc=0
@@ -767,10 +802,12 @@ latency_run()
 	local pid bps _ f=$RESULTS/lat-$VARIANT.json
 
 	ping_rtts rtt-idle || return 1
-	iperf3 -c "$IP4_B" -J -t $((PINGS / 40 + 3)) > "$f" &
+	rr_run rr-idle "" "$PEER_NS" "$IP4_B" || return 1
+	iperf3 -c "$IP4_B" -J -t $((PINGS / 40 + RR_T + 5)) > "$f" &
 	pid=$!
 	sleep 1.5
-	ping_rtts rtt-load || { wait $pid; return 1; }
+	ping_rtts rtt-load && rr_run rr-load "" "$PEER_NS" "$IP4_B" ||
+		{ wait $pid; return 1; }
 	wait $pid || return 1
 	read -r bps _ <<< "$(iperf_get "$f" sum_received)"
 	[ -n "$bps" ] || return 1
@@ -796,13 +833,17 @@ fwd_up()
 	ip link set "${FIF[1]}" netns fwd-rtr &&
 	ip link set "${FIF[2]}" netns fwd-rtr &&
 	ip link set "${FIF[3]}" netns fwd-sink || return 1
-	ip -n fwd-src link set "${FIF[0]}" up || return 1
+	# an address and routes for the request/response samples (rr_run)
+	ip -n fwd-src -b - <<< "addr add 10.1.0.1/24 dev ${FIF[0]}
+link set ${FIF[0]} up
+route add 10.2.0.0/24 via 10.1.0.2" || return 1
 	ip -n fwd-rtr -b - <<< "addr add 10.1.0.2/24 dev ${FIF[1]}
 addr add 10.2.0.2/24 dev ${FIF[2]}
 link set ${FIF[1]} up
 link set ${FIF[2]} up" || return 1
 	ip -n fwd-sink -b - <<< "addr add 10.2.0.1/24 dev ${FIF[3]}
-link set ${FIF[3]} up" || return 1
+link set ${FIF[3]} up
+route add 10.1.0.0/24 via 10.2.0.2" || return 1
 	# nobody owns FWD_DST: the sink's NIC counts it, its IP drops it
 	ns_do fwd-rtr sysctl -qw net.ipv4.ip_forward=1 &&
 	ip -n fwd-rtr neigh replace "$FWD_DST" dev "${FIF[2]}" nud permanent lladdr \
@@ -837,6 +878,10 @@ case_fwd()
 	progress "(sink NIC rx_packets $RX_PPS/s, IP InAddrErrors $DROP_PPS/s)"
 	emit fwd-rcvd pps higher "$DROP_PPS"
 	emit cpu:fwd us/pkt lower "$CPU_US_DROP"
+	# round trips through the idle router, its egress at the variant's
+	# limit (the replies leave through NIC 1 at limit 0)
+	[ "$COUNTING" = 1 ] || [ "${BENCH_ICOUNT:-0}" = 1 ] ||
+		rr_run rr-fwd fwd-src fwd-sink 10.2.0.1
 }
 
 # The 2021 lockless-qdisc setup: dummy0 with pfifo_fast, pktgen queue_xmit
