@@ -276,6 +276,33 @@ def table(metrics):
     return "\n".join(lines), rows
 
 
+def ratio_spread(metrics, metric, variant, ref):
+    """The ratio round by round (rounds interleave the variants, so each
+    round's pair shares its host conditions): (lowest, highest), or None
+    where the rounds do not pair up"""
+    m = metrics.get(metric)
+    if not m:
+        return None
+    if ref is None:
+        ref = baseline(m, variant)
+    a, b = m["variants"].get(variant), m["variants"].get(ref)
+    if not a or not b or len(a["values"]) != len(b["values"]) or not all(b["values"]):
+        return None
+    rs = [x / y for x, y in zip(a["values"], b["values"])]
+    return min(rs), max(rs)
+
+
+def judge(op, target, r, spread):
+    """met, missed, or noise: the target lies within the rounds' spread of
+    the ratio (a single round has none, and is judged by its ratio)"""
+    lo, hi = spread if spread else (r, r)
+    if (op == ">=" and lo >= target) or (op == "<=" and hi <= target):
+        return "met"
+    if (op == ">=" and hi < target) or (op == "<=" and lo > target):
+        return "missed"
+    return "noise"
+
+
 def goals(metrics):
     out = []
     for text, checks, op, target, mode in GOALS:
@@ -283,27 +310,41 @@ def goals(metrics):
         for metric, var, ref in checks:
             r = ratio(metrics, metric, var, ref)
             if r is not None:
-                got.append((metric, var, ref or "baseline", r,
-                            r >= target if op == ">=" else r <= target))
+                sp = ratio_spread(metrics, metric, var, ref)
+                got.append((metric, var, ref or "baseline", r, judge(op, target, r, sp), sp))
         if not got:
             continue
-        ok = [g[4] for g in got]
-        met = all(ok) if mode == "all" else any(ok)
-        out.append({"goal": text, "met": met, "target": target, "op": op, "mode": mode,
+        st = [g[4] for g in got]
+        if mode == "all":
+            status = "missed" if "missed" in st else "noise" if "noise" in st else "met"
+        else:
+            status = "met" if "met" in st else "noise" if "noise" in st else "missed"
+        out.append({"goal": text, "met": status == "met", "status": status, "target": target,
+                    "op": op, "mode": mode,
                     "ratios": [{"metric": g[0], "variant": g[1], "reference": g[2],
-                                "ratio": g[3], "met": g[4]} for g in got]})
+                                "ratio": g[3], "met": g[4] == "met", "status": g[4],
+                                "spread": list(g[5]) if g[5] else None} for g in got]})
     return out
 
 
+STATUS_MD = {"met": "met", "missed": "**missed**", "noise": "within noise"}
+
+
 def goals_md(gl):
-    lines = ["| goal | status | ratios |", "|---|---|---|"]
+    lines = ["| goal | status | ratios, median (lowest-highest round) |", "|---|---|---|"]
     for g in gl:
-        rs = ", ".join("%s %s%s %s" % (r["metric"], r["variant"],
-                                          "/" + r["reference"] if r["reference"] != "baseline"
-                                          else "", fmt_ratio(r["ratio"]))
+        rs = ", ".join("%s %s%s %s%s" % (r["metric"], r["variant"],
+                                            "/" + r["reference"] if r["reference"] != "baseline"
+                                            else "", fmt_ratio(r["ratio"]),
+                                            " (%s-%s)" % (fmt_ratio(r["spread"][0]),
+                                                          fmt_ratio(r["spread"][1]))
+                                            if r["spread"] and r["spread"][0] != r["spread"][1]
+                                            else "")
                        for r in g["ratios"])
-        lines.append("| %s | %s | %s |" % (g["goal"], "met" if g["met"] else "**missed**", rs))
-    return "\n".join(lines)
+        lines.append("| %s | %s | %s |" % (g["goal"], STATUS_MD[g["status"]], rs))
+    return ("A goal is met when every round's ratio meets it, missed when none does, and "
+            "within noise when the rounds' ratios lie on both sides of its target.\n\n"
+            + "\n".join(lines))
 
 
 PLOT_FIGS = ["wr TDT", "wr RDT", "wr IMS/IMC", "irq", "rd", "all"]
