@@ -872,6 +872,8 @@ fwd_down()
 
 case_fwd()
 {
+	local d0 d1
+
 	pg_setup fwd-src "${FIF[0]}" 1 start_xmit 60 1 "$FWD_DST" "$FWD_MAC" 10.1.0.1 || return 1
 	pg_window fwd-src fwd-sink "${FIF[3]}" "${FIF[0]}@0" || return 1
 	emit fwd-sent pps higher "$PG_PPS"
@@ -880,8 +882,24 @@ case_fwd()
 	emit cpu:fwd us/pkt lower "$CPU_US_DROP"
 	# round trips through the idle router, its egress at the variant's
 	# limit (the replies leave through NIC 1 at limit 0)
-	[ "$COUNTING" = 1 ] || [ "${BENCH_ICOUNT:-0}" = 1 ] ||
-		rr_run rr-fwd fwd-src fwd-sink 10.2.0.1
+	[ "$COUNTING" = 1 ] || [ "${BENCH_ICOUNT:-0}" = 1 ] && return 0
+	d0=$(egress_doorbells)
+	rr_run rr-fwd fwd-src fwd-sink 10.2.0.1 || return 1
+	d1=$(egress_doorbells)
+	# i82574 only: how the requests' doorbells rang on the router's egress
+	[ -n "$d0" ] && progress "(router egress over the round trips: doorbells" \
+		"$(( ${d1% *} - ${d0% *} )), of them by the core's flush $(( ${d1#* } - ${d0#* } )))"
+	return 0
+}
+
+# egress_doorbells: "DOORBELLS FLUSHED" of the router's egress NIC, summed
+# over its queues (i82574's ethtool -S); nothing for a driver without them
+egress_doorbells()
+{
+	ns_do fwd-rtr ethtool -S "${FIF[2]}" 2>/dev/null | awk '
+		/^ *tx_doorbells:/ { d += $2; n = 1 }
+		/^ *tx_flush_doorbells:/ { f += $2 }
+		END { if (n) print d, f }'
 }
 
 # The 2021 lockless-qdisc setup: dummy0 with pfifo_fast, pktgen queue_xmit
