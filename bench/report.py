@@ -190,13 +190,19 @@ def baseline(m, var=None):
     return next((b for b in BASELINES if b in m["variants"]), None)
 
 
-def ratio(metrics, metric, variant, ref):
+def pair(metrics, metric, variant, ref):
+    """VARIANT's figures and those of what it is compared with (REF, or
+    its baseline), or (None, None)"""
     m = metrics.get(metric)
     if not m:
-        return None
+        return None, None
     if ref is None:
         ref = baseline(m, variant)
-    a, b = m["variants"].get(variant), m["variants"].get(ref)
+    return m["variants"].get(variant), m["variants"].get(ref)
+
+
+def ratio(metrics, metric, variant, ref):
+    a, b = pair(metrics, metric, variant, ref)
     if not a or not b or not b["median"]:
         return None
     return a["median"] / b["median"]
@@ -280,12 +286,7 @@ def ratio_spread(metrics, metric, variant, ref):
     """The ratio round by round (rounds interleave the variants, so each
     round's pair shares its host conditions): (lowest, highest), or None
     where the rounds do not pair up"""
-    m = metrics.get(metric)
-    if not m:
-        return None
-    if ref is None:
-        ref = baseline(m, variant)
-    a, b = m["variants"].get(variant), m["variants"].get(ref)
+    a, b = pair(metrics, metric, variant, ref)
     if not a or not b or len(a["values"]) != len(b["values"]) or not all(b["values"]):
         return None
     rs = [x / y for x, y in zip(a["values"], b["values"])]

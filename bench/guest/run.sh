@@ -27,9 +27,10 @@
 # BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
 # counting windows, default 1), BENCH_PING_I (seconds between pings,
 # 0.02), BENCH_RR_T and BENCH_RR_MPS (the request/response samples'
-# seconds and requests a second, 3 and 200), BENCH_VARIANTS (the variants to measure, of those a case knows,
-# e.g. "e1000e i82574 i82574-c250 i82574-dim"; default: each case's usual
-# ones, without the coalescing variants).
+# seconds and requests a second, 3 and 200), BENCH_VARIANTS (the variants
+# to measure, of those a case knows, e.g. "e1000e i82574 i82574-c250
+# i82574-dim"; default: each case's usual ones, without the coalescing
+# variants).
 #
 # Counting: after its timed windows every case runs again in a shorter
 # window with QEMU's MMIO and e1000e trace events on (hostctl trace,
@@ -703,9 +704,9 @@ ping_rtts()
 rr_listening() { [ -n "$(ns_do "$1" ss -Hlun "sport = :$RR_PORT")" ]; }
 
 # rr_run NAME CLIENT_NS SERVER_NS ADDR: request/response round trips from
-# CLIENT_NS ("" for this one) to a sockperf server on ADDR in SERVER_NS: UDP ping-pong, one
-# 12-byte request out at a time, RR_MPS a second for RR_T s (the first
-# 0.4 s a warm-up sockperf leaves out). Emits NAME-p50 and NAME-p99 in us
+# CLIENT_NS ("" for this one) to a sockperf server on ADDR in SERVER_NS:
+# UDP ping-pong, one 12-byte request out at a time, RR_MPS a second for
+# RR_T s (the first 0.4 s a warm-up sockperf leaves out). Emits NAME-p50 and NAME-p99 in us
 # of round trip: sockperf reports half of one, which is doubled here.
 rr_run()
 {
