@@ -14,7 +14,7 @@ import sys
 
 
 def group(metric, unit):
-    if unit == "per pkt":
+    if unit in ("per pkt", "per s"):
         return "counted: device operations per packet"
     if unit == "instr/pkt" or metric.startswith("core-ic"):
         return "counted: guest instructions"

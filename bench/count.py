@@ -6,20 +6,27 @@ count.py BOOTDIR: BOOTDIR/bench.jsonl's "count" lines (bench/guest/run.sh)
 name byte ranges of BOOTDIR/qemu-trace.log, QEMU's trace of the window:
 every MMIO access (memory_region_ops_*, which carry the absolute address,
 so the NIC whose BAR 0 it falls in) and e1000e's interrupt and receive
-events. Per window this counts the MMIO writes by register and the MMIO
-reads of the case's NICs, and the interrupts (MSI-X messages, sent at once
-or when the EITR throttle expired, MSI messages, INTx assertions),
-subtracts the idle window's rate (same driver, same round, same NICs)
-times the window's length and divides by the frames the NICs received
-(QEMU's e1000e_rx_written_to_guest in the same window: for a case with one
-receiving NIC, the packets it got; forwarding has two, router and sink).
-Prints one JSON line per figure (unit "per pkt", better "lower", the raw
-counts beside).
+events. Per window this counts, for each NIC of the case, the MMIO writes
+by register and the MMIO reads. Interrupts and received frames come from
+the guest's own per-NIC counters over the same window (the "nics" record:
+the interrupts of each NIC's vectors, its rx_packets), since QEMU's events
+for them name no device; their sums are checked against QEMU's events
+(MSI-X messages sent at once or when the EITR throttle expired, MSI
+messages, INTx assertions; e1000e_rx_written_to_guest), and a window where
+they disagree, or where a NIC outside the case made an MMIO access, fails
+the count. From each figure it subtracts the idle window's rate (same
+driver, same round, same NICs) times the window's length, and divides by
+the frames the case's NICs received (for a case with one receiving NIC,
+the packets it got; forwarding has two, router and sink). Reads of the
+statistics registers are counted apart ("rd stats", in no sum): e1000e
+reads them whenever anybody reads its counters, as the benchmark's own
+snapshots do inside the window. Prints one JSON line per figure (unit "per
+pkt", better "lower", the raw counts beside), and the interrupts a second
+("irq/s", unit "per s").
 
-Forwarding also gets the router's own figures ("fwd-rtr"): the MMIO of its
-two NICs and the interrupts the guest took on their vectors (the window's
-"nics" record), per packet the sink received, so that the source's
-doorbells (pktgen, one per frame) do not hide the router's.
+Forwarding also gets the router's own figures ("fwd-rtr"): the MMIO and
+interrupts of its two NICs per packet the sink received, so that the
+source's doorbells (pktgen, one per frame) do not hide the router's.
 """
 import json
 import os
@@ -35,6 +42,8 @@ WRITES = [
     ("ITR/EITR", {0xC4} | {0xE8 + 4 * v for v in range(5)}),
 ]
 BAR_SIZE = 0x20000
+# the statistics registers (CRCERRS .. ICRXOC)
+STATS = range(0x4000, 0x4128)
 LINE = re.compile(rb"(?:^|:)(e1000e_[a-z_]+) (.*)$")
 # the events counted, each with the form of its line (QEMU 10.0's log
 # backend): a line of one of them in another form fails the run rather
@@ -61,12 +70,19 @@ MMIO = re.compile(rb"(?:^|:)memory_region_ops_(write|read) cpu \d+ mr \S+ "
                   rb"addr 0x([0-9a-f]+) value 0x([0-9a-f]+) size \d+ name 'e1000e-mmio'")
 # the figures, in table order; "irq work" is the issue's interrupt work
 # (interrupts + IMS/IMC + RDT writes), "all" every operation; "rd" is
-# every MMIO read, "rd ICR" those of ICR among them (the 82574 has no EICR)
+# every MMIO read but those of the statistics registers ("rd stats"), "rd
+# ICR" those of ICR among them (the 82574 has no EICR)
 ROWS = ["wr TDT", "wr RDT", "wr IMS/IMC", "wr ICR", "wr ITR/EITR", "wr other", "rd",
-        "rd ICR", "irq", "irq work", "all"]
-MMIO_ROWS = ROWS[:8]
+        "rd ICR", "rd stats", "irq", "irq work", "all"]
+MMIO_ROWS = ROWS[:9]
 # what "all" adds up: every write class, the reads, the interrupts
 ALL_ROWS = ROWS[:7] + ["irq"]
+# beside them: the interrupt messages the NICs sent (QEMU's events, every
+# NIC of the machine), of which the guest took "irq"
+EXTRA_ROWS = ["irq msgs"]
+# how far the guest's counters may be from QEMU's events over one window:
+# the snapshots sit within milliseconds of the trace marks
+SLACK = (8, 0.02)
 # the router's NICs in the forwarding case (bench/guest/run.sh fwd_up)
 ROUTER = ("rin", "rout")
 
@@ -94,7 +110,7 @@ def mmio(c, nic, kind, off, val, itr):
             r = "%s=%d" % (r, val & 0xffff)
             itr[r] = itr.get(r, 0) + 1
     else:
-        k = "rd"
+        k = "rd stats" if off in STATS else "rd"
         c["rd ICR"] += off == 0xC0
         nic["rd ICR"] += off == 0xC0
     c[k] += 1
@@ -104,8 +120,8 @@ def mmio(c, nic, kind, off, val, itr):
 def count(f, lo, hi, bars):
     """The window's counts: totals over the NICs of bars (role: BAR 0),
     the same per NIC, MSI-X messages per vector, ITR/EITR values written"""
-    c = dict.fromkeys(ROWS[:9] + ["wr IMC", "irq postponed", "rx frames",
-                                  "mmio elsewhere"], 0)
+    c = dict.fromkeys(MMIO_ROWS + ["irq", "wr IMC", "irq postponed", "rx frames",
+                                   "mmio elsewhere"], 0)
     per = {role: dict.fromkeys(MMIO_ROWS, 0) for role in bars}
     vec = {}
     itr = {}
@@ -150,15 +166,22 @@ def net_of_idle(n, bg, key, secs):
     return max(n, 0)
 
 
-def emit(r, metric, value, bg, extra):
+def emit(r, metric, value, bg, extra, unit="per pkt"):
     out = {"case": r["case"], "metric": metric, "variant": r["variant"],
-           "round": r["round"], "unit": "per pkt", "better": "lower",
+           "round": r["round"], "unit": unit, "better": "lower",
            "value": round(value, 5), "counts": r["counts"], "by_nic": r["by_nic"],
            "nics": r.get("nics"), "vectors": r["vectors"], "itr_writes": r["itr_writes"],
            "packets": r["packets"], "secs": r["secs"], "traced_rate": r.get("rate"),
-           "idle": bg["counts"] if bg else None, "idle_secs": bg["secs"] if bg else None}
+           "pace": r.get("pace"), "idle": bg["counts"] if bg else None,
+           "idle_secs": bg["secs"] if bg else None}
     out.update(extra)
     print(json.dumps(out))
+
+
+def guest(r, key, roles=None):
+    """The guest's count of KEY ("rx", "irq") over the window, summed over
+    the NICs ROLES (default: every NIC of the case)"""
+    return sum(v[key] for k, v in (r.get("nics") or {}).items() if roles is None or k in roles)
 
 
 def router(r, bg):
@@ -166,18 +189,19 @@ def router(r, bg):
     nics = r.get("nics") or {}
     if not all(k in nics for k in ROUTER + ("sink",)):
         return
-    fwd = nics["sink"]["rx"]
+    fwd = net_of_idle(nics["sink"]["rx"], bg, lambda b: b["nics"]["sink"]["rx"], r["secs"])
     if fwd < 20:
         return
     c = {}
     for k in MMIO_ROWS:
         c[k] = net_of_idle(sum(r["by_nic"][n][k] for n in ROUTER), bg,
                            lambda b, k=k: sum(b["by_nic"][n][k] for n in ROUTER), r["secs"])
-    c["irq"] = net_of_idle(sum(nics[n]["irq"] for n in ROUTER), bg,
-                           lambda b: sum(b["nics"][n]["irq"] for n in ROUTER), r["secs"])
+    c["irq"] = net_of_idle(guest(r, "irq", ROUTER), bg, lambda b: guest(b, "irq", ROUTER),
+                           r["secs"])
     sums(c)
     for k in ROWS:
         emit(r, "ops fwd-rtr: %s" % k, c[k] / fwd, bg, {"forwarded": fwd})
+    emit(r, "ops fwd-rtr: irq/s", c["irq"] / r["secs"], bg, {"forwarded": fwd}, "per s")
 
 
 def moved(r):
@@ -193,6 +217,38 @@ def moved(r):
                                 c["wr TDT"], c["rx frames"]))
 
 
+def attributed(r):
+    """What is wrong with the window's attribution: an MMIO access to a NIC
+    outside the case, or guest counters that disagree with QEMU's events"""
+    c = r["counts"]
+    what = "%s %s round %s" % (r["metric"], r["variant"], r["round"])
+    errs = []
+    if c["mmio elsewhere"]:
+        errs.append("%s: %d MMIO accesses to a NIC outside the case" %
+                    (what, c["mmio elsewhere"]))
+    rx, traced = guest(r, "rx"), c["rx frames"]
+    if abs(rx - traced) > max(SLACK[0], SLACK[1] * traced):
+        errs.append("%s: %d received frames by the guest's counters, %d by QEMU's events" %
+                    (what, rx, traced))
+    # a message the guest has not yet taken absorbs the next one for the
+    # same vector (the local APIC's IRR bit is already set, or the handler
+    # runs on the other CPU): the guest can take fewer, never more
+    irq, msgs = guest(r, "irq"), c["irq traced"]
+    if irq > msgs + max(SLACK[0], SLACK[1] * msgs) or (msgs > SLACK[0] and not irq):
+        errs.append("%s: %d interrupts by the guest's counters, %d messages by QEMU's events" %
+                    (what, irq, msgs))
+    return errs
+
+
+def idle_reads(r):
+    """An idle window's MMIO reads a second per NIC, the statistics
+    registers' included: what an idle NIC costs in stalls"""
+    n = len(r.get("nics") or {})
+    if n and r["secs"] > 0:
+        emit(r, "ops %s: rd/s per NIC" % r["metric"],
+             (r["counts"]["rd"] + r["counts"]["rd stats"]) / r["secs"] / n, None, {}, "per s")
+
+
 def main():
     d = sys.argv[1]
     recs = []
@@ -203,31 +259,44 @@ def main():
                 recs.append(r)
     if not recs:
         return
+    errs = []
     with open(os.path.join(d, "qemu-trace.log"), "rb") as f:
         for r in recs:
             bars = {k: int(v["bar"], 16) for k, v in (r.get("nics") or {}).items()}
             r["counts"], r["by_nic"], r["vectors"], r["itr_writes"] = count(f, *r["trace"],
                                                                            bars)
+            c = r["counts"]
+            # the interrupts by the guest's per-NIC counts; QEMU's as a check
+            c["irq traced"], c["irq"] = c["irq"], guest(r, "irq")
+            c["irq msgs"] = c["irq traced"]
+            c["rx guest"] = guest(r, "rx")
+            sums(c)
             moved(r)
+            errs += attributed(r)
     idle = {}
     for r in recs:
         if r["case"] == "idle":
             idle[(r["round"], r["variant"], r["metric"])] = r
+            idle_reads(r)
     for r in recs:
         if r["case"] == "idle":
             continue
         drv = r["variant"].split("-")[0]
         bg = idle.get((r["round"], drv, "idle-fwd" if r["case"] == "fwd" else "idle-pair"))
         net = {k: net_of_idle(r["counts"][k], bg, lambda b, k=k: b["counts"][k], r["secs"])
-               for k in ROWS + ["rx frames"]}
-        # per frame that a NIC of the case received, as QEMU wrote it to
-        # the guest in the same window
-        pk = net["rx frames"]
+               for k in ROWS + EXTRA_ROWS + ["rx guest"]}
+        # per frame that a NIC of the case received, by its own counters
+        pk = net["rx guest"]
         if pk >= 20:
-            for k in ROWS:
+            for k in ROWS + EXTRA_ROWS:
                 emit(r, "ops %s: %s" % (r["metric"], k), net[k] / pk, bg, {"rx_frames": pk})
+            emit(r, "ops %s: irq/s" % r["metric"], net["irq"] / r["secs"], bg,
+                 {"rx_frames": pk}, "per s")
         if r["case"] == "fwd":
             router(r, bg)
+    if errs:
+        sys.exit("count.py: the trace and the guest's counters disagree:\n  " +
+                 "\n  ".join(errs))
 
 
 main()

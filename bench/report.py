@@ -47,21 +47,23 @@ GOALS = [
      [("core-ic-t1", "patched-keyon", "patched"), ("core-ic-t2", "patched-keyon", "patched")],
      ">=", 0.99, "all"),
 ]
-# issue 16, on the counted figures (bench/count.py): the counting windows
+# on the counted figures (bench/count.py): the counting windows, each
+# paced to one rate for both drivers
 WINDOWS = ["tcp-1-tx", "tcp-1-rx", "udp64-1", "pktgen-b1", "pktgen-b16", "qxmit-t1", "fwd",
            "fwd-rtr", "rtt-idle"]
 GOALS += [
-    ("interrupt work (irq + IMS/IMC + RDT) per packet <= 0.5x e1000e",
+    ("interrupt work (irq + IMS/IMC + RDT) per packet <= 0.5x e1000e at the same rate",
      [("ops %s: irq work" % w, "i82574", None) for w in WINDOWS], "<=", 0.5, "all"),
     ("TX doorbells (TDT) per packet <= e1000e",
      [("ops %s: wr TDT" % w, "i82574", None) for w in WINDOWS], "<=", 1.0, "all"),
     # the router's own doorbells and operations (fwd-rtr): the source's
     # pktgen rings once per frame whatever the router does
-    ("dispatch_limit 64: TDT per packet <= 1/16 of e1000e in fwd (router) and qxmit",
-     [("ops fwd-rtr: wr TDT", "i82574-dl64", None),
-      ("ops qxmit-t1: wr TDT", "i82574-dl64", None)], "<=", 1 / 16, "all"),
-    ("forwarding, dispatch_limit 64: all device operations (router) <= 0.25x e1000e",
+    ("router, dispatch_limit 64: TX doorbells per forwarded packet <= 1/16 of e1000e's",
+     [("ops fwd-rtr: wr TDT", "i82574-dl64", None)], "<=", 1 / 16, "all"),
+    ("router, dispatch_limit 64: all device operations <= 0.25x e1000e",
      [("ops fwd-rtr: all", "i82574-dl64", None)], "<=", 0.25, "all"),
+    ("router, dispatch_limit 64: forwarding rate >= e1000e's",
+     [("fwd-rcvd", "i82574-dl64", None)], ">=", 1.0, "all"),
     ("idle ping RTT (p50) <= e1000e", [("rtt-idle-p50", "i82574", None)], "<=", 1.0, "all"),
     # request/response (sockperf UDP ping-pong, bench/guest/run.sh rr_run)
     ("idle request/response round trip (p50, p99) <= e1000e",
@@ -71,10 +73,10 @@ GOALS += [
       ("rr-fwd-p50", "i82574-dl64", "i82574"), ("rr-fwd-p99", "i82574-dl64", "i82574")],
      "<=", 1.1, "all"),
     # the instruction-counted boot (harness/bench.sh nics-ic, nics-tcp-ic)
-    ("guest instructions per packet <= e1000e",
+    ("guest instructions per packet <= 0.90x e1000e",
      [("instr:%s" % c, "i82574", None)
       for c in ("tcp-1-tx", "tcp-2-tx", "tcp-1-rx", "tcp-2-rx", "udp64-1", "udp64-2",
-                "pktgen-b1", "pktgen-b16", "qxmit-t1", "fwd")], "<=", 1.0, "all"),
+                "pktgen-b1", "pktgen-b16", "qxmit-t1", "fwd")], "<=", 0.90, "all"),
 ]
 # the coalescing variants (BENCH_VARIANTS, bench/guest/run.sh), against the
 # same goals as plain i82574; a goal none of whose figures ran is left out
@@ -87,20 +89,62 @@ for cv in ("i82574-c250", "i82574-dim"):
     ]
 
 
-def reads_md(metrics):
-    """MMIO reads per packet of the i82574 variants (goal: <= 0.001)"""
-    got = []
-    for name, m in metrics.items():
-        if name.endswith(": rd"):
+# absolute targets on i82574's counted figures: (goal, metric suffix,
+# target, windows left out); judged per round like the ratios. rtt-idle is
+# not under load: its 80 frames share the window with a watchdog burst.
+LIMITS = [
+    ("MMIO reads <= 1 per 1,000 packets under load (statistics reads apart)", ": rd", 0.001,
+     ("rtt-idle",)),
+    ("MMIO reads <= 1 a second per idle NIC (statistics reads included)", ": rd/s per NIC",
+     1.0, ()),
+]
+
+
+def limits(metrics):
+    """LIMITS judged on every i82574 variant's figure: met when every
+    round's value is within the target, missed when none is, else within
+    noise"""
+    out = []
+    for text, suffix, target, skip in LIMITS:
+        got = []
+        base = []
+        for name, m in metrics.items():
+            if not (name.startswith("ops ") and name.endswith(suffix)) or \
+                    name[4:].split(":")[0] in skip:
+                continue
+            if "e1000e" in m["variants"]:
+                base.append(m["variants"]["e1000e"]["median"])
             for var, v in m["variants"].items():
                 if var.startswith("i82574"):
-                    got.append((v["median"], name, var))
-    if not got:
-        return ""
-    worst = max(got)
-    return ("\nMMIO reads per packet <= 0.001 (i82574, every counted window): %s (highest %.4f, "
-            "%s %s)\n" % ("met" if worst[0] <= 0.001 else "**missed**", worst[0], worst[1],
-                           worst[2]))
+                    got.append((name, var, v, judge("<=", target, v["median"],
+                                                    (v["min"], v["max"]))))
+        if not got:
+            continue
+        st = [g[3] for g in got]
+        status = "missed" if "missed" in st else "noise" if "noise" in st else "met"
+        out.append({"goal": text, "status": status, "met": status == "met", "target": target,
+                    "e1000e": [min(base), max(base)] if base else None,
+                    "values": [{"metric": g[0], "variant": g[1], "median": g[2]["median"],
+                                "min": g[2]["min"], "max": g[2]["max"], "status": g[3]}
+                               for g in got]})
+    return out
+
+
+def limits_md(ll):
+    lines = []
+    for g in ll:
+        worst = max(g["values"], key=lambda x: x["max"])
+        bad = [x for x in g["values"] if x["status"] != "met"]
+        notes = ["highest %s (%s-%s, %s %s)" % (fmt(worst["median"]), fmt(worst["min"]),
+                                                 fmt(worst["max"]), worst["metric"][4:],
+                                                 worst["variant"])]
+        if bad:
+            notes.append("not met: " + ", ".join("%s %s %s" % (x["metric"][4:], x["variant"],
+                                                              fmt(x["median"])) for x in bad))
+        if g["e1000e"]:
+            notes.append("e1000e %s-%s" % (fmt(g["e1000e"][0]), fmt(g["e1000e"][1])))
+        lines.append("| %s | %s | %s |" % (g["goal"], STATUS_MD[g["status"]], "; ".join(notes)))
+    return "\n".join(lines)
 
 
 def load_traced(path):
@@ -116,26 +160,34 @@ def load_traced(path):
             continue
         win = r["metric"][4:].split(": ", 1)[0]
         traced.setdefault((win, r["variant"]), []).append((rate["metric"],
-                                                           float(rate["value"])))
+                                                           float(rate["value"]),
+                                                           r.get("pace")))
     return traced
 
 
 def tracing_md(metrics, traced):
     """What the trace costs: each counted window's rate against the same
     case's untraced (timed) windows, medians over the rounds"""
-    lines = ["| window | variant | rate traced | rate untraced | traced / untraced "
-             "| irq per frame (traced) |", "|---|---|---|---|---|---|"]
+    lines = ["| window | variant | pace | rate traced (min-max) | rate untraced "
+             "| irq per frame | irq/s |", "|---|---|---|---|---|---|---|"]
     wins = list(dict.fromkeys(w for w, _ in traced))
     for (win, var), got in sorted(traced.items(), key=lambda kv: wins.index(kv[0][0])):
         name = got[0][0]
         unit = metrics.get(name, {}).get("unit", "pps")
-        t = statistics.median(v for _, v in got)
+        vals = [v for _, v, _ in got]
+        pace = got[0][2]
+        t = statistics.median(vals)
         u = metrics.get(name, {}).get("variants", {}).get(var)
-        irq = metrics.get("ops %s: irq" % win, {}).get("variants", {}).get(var)
-        lines.append("| %s | %s | %s %s | %s | %s | %s |" % (
-            win, var, fmt(t), unit, ("%s %s" % (fmt(u["median"]), unit)) if u else "-",
-            fmt_ratio(t / u["median"]) if u and u["median"] else "-",
-            fmt(irq["median"]) if irq else "-"))
+        figs = [metrics.get("ops %s: %s" % (win, k), {}).get("variants", {}).get(var)
+                for k in ("irq", "irq/s")]
+        short = pace and min(vals) < 0.9 * pace["value"]
+        lines.append("| %s | %s | %s | %s%s (%s-%s) %s | %s | %s | %s |" % (
+            win, var, "%s %s" % (fmt(pace["value"]), pace["unit"]) if pace else "-",
+            "**" if short else "", fmt(t), fmt(min(vals)), fmt(max(vals)),
+            unit + ("**" if short else ""),
+            ("%s %s" % (fmt(u["median"]), unit)) if u else "-",
+            fmt(figs[0]["median"]) if figs[0] else "-",
+            fmt(figs[1]["median"]) if figs[1] else "-"))
     return "\n".join(lines) if len(lines) > 2 else ""
 
 
@@ -208,7 +260,7 @@ def ratio(metrics, metric, variant, ref):
     return a["median"] / b["median"]
 
 
-OPS_COLS = ("wr TDT", "wr RDT", "wr IMS/IMC", "rd", "irq")
+OPS_COLS = ("wr TDT", "wr RDT", "wr IMS/IMC", "rd", "rd stats", "irq", "irq/s")
 
 
 def ops_summary_md(metrics):
@@ -219,8 +271,8 @@ def ops_summary_md(metrics):
         if name.startswith("ops ") and ": " in name:
             win, fig = name[4:].split(": ", 1)
             wins.setdefault(win, {})[fig] = m
-    lines = ["| window | variant | TDT | RDT | IMS/IMC | reads | irq | irq work | all "
-             "| irq work / baseline | all / baseline |", "|" + "---|" * 11]
+    lines = ["| window | variant | TDT | RDT | IMS/IMC | reads | stats reads | irq | irq/s "
+             "| irq work | all | irq work / baseline | all / baseline |", "|" + "---|" * 13]
     for win, figs in wins.items():
         if "all" not in figs:
             continue
@@ -438,7 +490,7 @@ def ratios_plot(metrics, outdir):
     extremes"""
     cases = {}
     for name, m in metrics.items():
-        if m["unit"] == "per pkt":
+        if m["unit"] in ("per pkt", "per s"):
             continue
         for var in m["variants"]:
             r = better_ratio(m, var) if var not in BASELINES else None
@@ -513,19 +565,22 @@ plot %s
 def main():
     src, outdir = sys.argv[1], sys.argv[2]
     metrics = load(src)
-    counted = {k: m for k, m in metrics.items() if m["unit"] == "per pkt"}
-    timed = {k: m for k, m in metrics.items() if m["unit"] != "per pkt"}
+    counted = {k: m for k, m in metrics.items() if m["unit"] in ("per pkt", "per s")}
+    timed = {k: m for k, m in metrics.items() if k not in counted}
     cmd, crows = table(counted)
     md, rows = table(timed)
     if counted:
-        md = ("Device operations per packet, counted (QEMU trace events, every NIC of the "
-              "case, an idle window's rate subtracted; per frame a NIC received (fwd: router "
-              "and sink, 2 per forwarded packet; fwd-rtr: the router's two NICs alone, per "
-              "packet the sink got); rtt-idle: 2 frames per ping):\n\n" + cmd +
+        md = ("Device operations per packet, counted (MMIO from QEMU's trace, interrupts "
+              "and frames from the guest's per-NIC counters, checked against QEMU's events; "
+              "every NIC of the case, an idle window's rate subtracted; per frame a NIC "
+              "received (fwd: router and sink, 2 per forwarded packet; fwd-rtr: the "
+              "router's two NICs alone, per packet the sink got); rtt-idle: 2 frames per "
+              "ping; irq/s and rd/s per second):\n\n" + cmd +
               "\n\nWall-clock rates and CPU time (TCG: +-20-30% run to run):\n\n" + md)
         rows = crows + rows
     gl = goals(metrics)
-    gmd = goals_md(gl)
+    ll = limits(metrics)
+    gmd = goals_md(gl) + ("\n" + limits_md(ll) if ll else "")
     os.makedirs(outdir, exist_ok=True)
     made = plots(metrics, rows, outdir)
     summary = ops_summary_md(metrics)
@@ -537,18 +592,18 @@ def main():
         summary += "Guest instructions per packet received:\n\n" + instr + "\n\n"
     trc = tracing_md(metrics, load_traced(src))
     if trc:
-        summary += ("The trace's cost: each case's rate inside its counting window "
-                    "against its untraced windows (medians of the rounds; TCP in Mbit/s "
-                    "over 1 s against 3 s):\n\n" + trc + "\n\n")
-    text = (md + "\n\n" + summary + "Goals (issues 6 and 16):\n\n" + gmd + "\n" +
-            reads_md(metrics))
+        summary += ("The counting windows' pace and the rate each reached there, against "
+                    "the case's untraced windows (medians of the rounds, min-max; a rate "
+                    "below 0.9x the pace in some round in bold: that window's counts "
+                    "compare unequal rates):\n\n" + trc + "\n\n")
+    text = md + "\n\n" + summary + "Goals:\n\n" + gmd + "\n"
     print(text)
     if made:
         print("Plots: " + ", ".join(made))
     with open(os.path.join(outdir, "table.md"), "w") as f:
         f.write(text)
     with open(os.path.join(outdir, "results.json"), "w") as f:
-        json.dump({"metrics": metrics, "rows": rows, "goals": gl}, f, indent=1)
+        json.dump({"metrics": metrics, "rows": rows, "goals": gl, "limits": ll}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@
 # Knobs: BENCH_T (iperf3 seconds, default 3), BENCH_W (pktgen measuring
 # window in seconds, default 2), BENCH_PINGS (pings per RTT sample, 100),
 # BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
-# counting windows, default 1), BENCH_PING_I (seconds between pings,
+# counting windows, default 1), BENCH_PPS and BENCH_MBPS (the counting
+# windows' pace, 6000 frames/s and 150 Mbit/s), BENCH_PING_I (seconds between pings,
 # 0.02), BENCH_RR_T and BENCH_RR_MPS (the request/response samples'
 # seconds and requests a second, 3 and 200), BENCH_VARIANTS (the variants
 # to measure, of those a case knows, e.g. "e1000e i82574 i82574-c250
@@ -34,11 +35,15 @@
 #
 # Counting: after its timed windows every case runs again in a shorter
 # window with QEMU's MMIO and e1000e trace events on (hostctl trace,
-# through QMP): each such window is a "count" line (trace log offsets, the
-# packets the receiving NIC got, the window's seconds, and each NIC's BAR
-# 0, packets and interrupts over it), which bench/count.py turns on the
-# host into device operations per packet. An "idle" count window per
-# driver and round gives the background (watchdogs) to subtract.
+# through QMP), paced to one rate both drivers reach under the trace
+# (BENCH_PPS frames a second, BENCH_MBPS for TCP): each such window is a
+# "count" line (trace log offsets, the packets the receiving NIC got, the
+# window's seconds, and each NIC's BAR 0, packets and interrupts over it),
+# which bench/count.py turns on the host into device operations per
+# packet. An "idle" count window per driver and round gives the background
+# (watchdogs) to subtract. The window's edges are the trace log's size,
+# read by the guest itself right beside its counter snapshots (the relay
+# that switches the trace on and off takes up to a second under load).
 #
 # BENCH_ICOUNT=1 (harness/bench.sh's instruction-counted boot, one vCPU):
 # the NIC cases emit only guest instructions per packet ("instr:*", the
@@ -54,6 +59,8 @@ W=${BENCH_W:-2}
 PINGS=${BENCH_PINGS:-100}
 PING_I=${BENCH_PING_I:-0.02}
 CW=${BENCH_CW:-1}
+PACE_PPS=${BENCH_PPS:-6000}
+PACE_MBPS=${BENCH_MBPS:-150}
 RR_T=${BENCH_RR_T:-3}
 RR_MPS=${BENCH_RR_MPS:-200}
 RR_PORT=11111
@@ -70,6 +77,12 @@ COUNT_NICS=()
 PG=/proc/net/pktgen
 START=${EPOCHSECONDS:?bash 5 needed}
 HZ_USER=$(getconf CLK_TCK)
+# busy CPU time in microseconds: the root cgroup's cpu.stat sums the same
+# kcpustat fields as /proc/stat (user, nice, system, irq, softirq) but in
+# us, where /proc/stat rounds to USER_HZ ticks (10 ms: 1% of a 1 s window)
+CG_STAT=/sys/fs/cgroup/cpu.stat
+[ -r $CG_STAT ] || mount -t cgroup2 cgroup2 /sys/fs/cgroup 2> /dev/null
+[ -r $CG_STAT ] || CG_STAT=
 NCPU=$(getconf _NPROCESSORS_ONLN)
 # pktgen frames go to an address on the link nobody owns: the receiver
 # counts them at its NIC and drops them in IP without answering.
@@ -113,48 +126,70 @@ emit()
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: $1 = $4 $2"
 }
 
-# count_on / count_off: the counting window's trace events on and off,
-# with each NIC's packets and interrupts (nics_snap) inside the window's
-# edges, and the window's length in COUNT_SECS
+# count_on / count_off: the counting window's trace events on and off.
+# The window itself is COUNT_FROM to COUNT_TO in the trace log, read by
+# the guest (reg_trace_mark) once the trace is on and before it goes off,
+# each mark right beside a snapshot of the NICs' packets and interrupts
+# (nics_snap), so the guest's counters and the trace cover the same
+# stretch; its length in COUNT_SECS
 count_on()
 {
 	[ "$COUNTING" = 1 ] || return 0
-	COUNT_T0=$EPOCHREALTIME
 	reg_trace_on "${COUNT_EVENTS[@]}" || return 1
-	NICS0=$(nics_snap)
+	COUNT_FROM=$(reg_trace_mark) || return 1
+	nics_snap NICS0
+	COUNT_T0=$EPOCHREALTIME
 }
 
 count_off()
 {
 	[ "$COUNTING" = 1 ] || return 0
-	NICS1=$(nics_snap)
-	reg_trace_off || return 1
 	COUNT_SECS=$(awk -v a="$COUNT_T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+	nics_snap NICS1
+	COUNT_TO=$(reg_trace_mark) || return 1
+	reg_trace_off
 }
 
-# nics_snap: "ROLE BAR0 RX TX IRQ" for each NIC of COUNT_NICS, one line
-# each: its BAR 0 address (what the trace's MMIO lines carry), packets in
-# and out, and the interrupts of its vectors (i82574 names them by PCI
-# address, e1000e by interface)
+# nics_snap VAR: VAR gets "ROLE BAR0 RX TX IRQ" for each NIC of
+# COUNT_NICS, one line each: its BAR 0 address (what the trace's MMIO
+# lines carry), packets in and out, and the interrupts of its vectors
+# (i82574 names them by PCI address, e1000e by interface). Shell builtins
+# only, so that the snapshot sits within milliseconds of the trace mark
+# beside it (a process takes tens of them to start under TCG).
 nics_snap()
 {
-	local e role ns ifn bdf bar
+	local -n snap_out=$1
+	local e role ns ifn bdf bar n i irq rx tx pid line ncpu
+	local -a f lines
 
+	snap_out=
+	mapfile -t lines < /proc/interrupts
+	# a count per CPU column of the header
+	read -r -a f <<< "${lines[0]}"
+	ncpu=${#f[@]}
 	for e in "${COUNT_NICS[@]}"; do
 		read -r role ns ifn bdf <<< "$e"
 		[ "$ns" = - ] && ns=
 		read -r bar _ < "/sys/bus/pci/devices/$bdf/resource"
-		awk -v role="$role" -v bar="$bar" -v ifn="$ifn" -v bdf="$bdf" '
-			FILENAME ~ /interrupts$/ {
-				n = $NF
-				if (n == ifn || index(n, ifn "-") == 1 || index(n, "-" bdf "-"))
-					for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
-						irq += $i
-				next
-			}
-			$1 == ifn ":" { rx = $3; tx = $11 }
-			END { print role, bar, rx + 0, tx + 0, irq + 0 }
-		' /proc/interrupts "/proc/$(ns_pid "$ns")/net/dev"
+		irq=0
+		for line in "${lines[@]:1}"; do
+			n=${line##* }
+			[[ $n == "$ifn" || $n == "$ifn"-* || $n == *-"$bdf"-* ]] || continue
+			read -r -a f <<< "$line"
+			for ((i = 1; i <= ncpu; i++)); do
+				irq=$((irq + f[i]))
+			done
+		done
+		rx=0 tx=0
+		pid=$$
+		[ -n "$ns" ] && pid=${HOLD[$ns]}
+		while read -r n line; do
+			[ "$n" = "$ifn:" ] || continue
+			read -r -a f <<< "$line"
+			rx=${f[1]} tx=${f[9]}
+			break
+		done < "/proc/$pid/net/dev"
+		snap_out+="$role $bar $rx $tx $irq"$'\n'
 	done
 }
 
@@ -167,17 +202,18 @@ emit_count()
 
 	# the figures over the window, NICS0 to NICS1 (a file: the guest has
 	# no /dev/fd for a process substitution)
-	nics=$(printf '%s\n' "$NICS0" > /tmp/bench-nics0 &&
+	nics=$(printf '%s' "$NICS0" > /tmp/bench-nics0 &&
 	       awk 'NR == FNR { rx[$1] = $3; tx[$1] = $4; irq[$1] = $5; next }
 		    { printf "%s\"%s\":{\"bar\":\"%s\",\"rx\":%d,\"tx\":%d,\"irq\":%d}",
 			     n++ ? "," : "", $1, $2, $3 - rx[$1], $4 - tx[$1], $5 - irq[$1] }' \
-		   /tmp/bench-nics0 - <<< "$NICS1")
+		   /tmp/bench-nics0 - <<< "${NICS1%$'\n'}")
 	[ -n "${4:-}" ] && rate=$(printf ',"rate":{"metric":"%s","value":%s}' "$3" "$4")
+	[ -n "${COUNT_PACE:-}" ] && rate+=$(printf ',"pace":{"unit":"%s","value":%s}' $COUNT_PACE)
 	printf '{"case":"%s","metric":"%s","variant":"%s","round":%d,"kind":"count","trace":[%d,%d],"packets":%d,"secs":%s,"nics":{%s}%s}\n' \
-		"$CASE" "$1" "$VARIANT" "$ROUND" "$REG_TRACE_FROM" "$REG_TRACE_TO" "$2" \
+		"$CASE" "$1" "$VARIANT" "$ROUND" "$COUNT_FROM" "$COUNT_TO" "$2" \
 		"$COUNT_SECS" "$nics" "$rate" >> "$OUT"
 	progress "$CASE round $ROUND/$ROUNDS $VARIANT: counted $1, $2 packets," \
-		"$((REG_TRACE_TO - REG_TRACE_FROM)) bytes of trace"
+		"$((COUNT_TO - COUNT_FROM)) bytes of trace"
 }
 
 # ns_do NS CMD...: CMD in network namespace NS, or here if NS is empty.
@@ -228,15 +264,20 @@ ns_del_all()
 	done
 }
 
-# snap PID IFNAME [PGDEV...]: "usec cpu-busy-ticks rx_packets-of-IFNAME
+# snap PID IFNAME [PGDEV...]: "usec cpu-busy-usec rx_packets-of-IFNAME
 # IP-InReceives IP-InAddrErrors pktgen-sofar" in the namespace of process
 # PID, read with builtins only so that the counters are close in time
 snap()
 {
-	local t=${EPOCHREALTIME/[.,]/} u n s irq sirq st name rp a b p=0 r=0 d
+	local t=${EPOCHREALTIME/[.,]/} u n s irq sirq st name rp a b p=0 r=0 d busy
 	local -a f h
 
-	read -r _ u n s _ _ irq sirq st _ < /proc/stat
+	if [ -n "$CG_STAT" ]; then
+		read -r _ busy _ < "$CG_STAT"
+	else
+		read -r _ u n s _ _ irq sirq st _ < /proc/stat
+		busy=$(((u + n + s + irq + sirq + st) * 1000000 / HZ_USER))
+	fi
 	while read -r name _ rp _; do
 		[ "$name" = "$2:" ] && { r=$rp; break; }
 	done < "/proc/$1/net/dev"
@@ -251,7 +292,7 @@ snap()
 		InAddrErrors) d=${f[a]} ;;
 		esac
 	done
-	t="$t $((u + n + s + irq + sirq + st)) $r $b $d"
+	t="$t $busy $r $b $d"
 	for d in "${@:3}"; do
 		while read -r a b _; do
 			[ "$a" = pkts-sofar: ] && { p=$((p + b)); break; }
@@ -275,9 +316,9 @@ window_calc()
 	RX_PKTS=$((r1 - r0))
 	read -r _ RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
 		-v dc=$((c1 - c0)) -v dr=$((r1 - r0)) -v di=$((i1 - i0)) -v de=$((e1 - e0)) \
-		-v dp=$((p1 - p0)) -v hz="$HZ_USER" 'BEGIN {
+		-v dp=$((p1 - p0)) 'BEGIN {
 		s = dt / 1e6
-		c = dc / hz * 1e6
+		c = dc
 		printf "%.3f %.0f %.0f %.0f %.0f %.2f %.2f\n", s, dr / s, di / s, de / s, dp / s,
 			dr ? c / dr : 0, de ? c / de : 0 }')"
 }
@@ -522,13 +563,29 @@ links_up()
 	return 1
 }
 
+# nic_release I...: NICs I unbound, and no driver takes them until
+# nic_bind: no MMIO or interrupt of theirs in a counting window (a down
+# NIC's driver may still poll it, or runtime-suspend it)
+nic_release()
+{
+	local i
+
+	for i in "$@"; do
+		nic_dev "$i"
+		[ -e "$NIC_DEV" ] || continue
+		echo none > "$NIC_DEV/driver_override"
+		[ -e "$NIC_DEV/driver" ] && echo "${NIC_DEV##*/}" > "$NIC_DEV/driver/unbind"
+		[ ! -e "$NIC_DEV/driver" ] || return 1
+	done
+}
+
 # pair_up DRIVER: NIC 0 here ($IF_A), NIC 1 in $PEER_NS ($IF_B), both on
 # DRIVER, addressed and up; an iperf3 server in $PEER_NS
 pair_up()
 {
 	DRIVER=$1
 	COAL_SAVED=()
-	nic_bind "$DRIVER" 0 1 || return 1
+	nic_bind "$DRIVER" 0 1 && nic_release 2 3 || return 1
 	IF_A=$(nic_ifname 0) && IF_B=$(nic_ifname 1) || return 1
 	ns_add "$PEER_NS" || return 1
 	ip link set "$IF_B" netns "$PEER_NS" || return 1
@@ -601,9 +658,11 @@ case_tcp()
 	for dir in tx rx; do
 		for p in $(subcases 1 2); do
 			if [ $dir = tx ]; then
-				iperf_window "tcp-$VARIANT" "$PEER_NS" "$IF_B" -t "$T" -P $p || return 1
+				iperf_window "tcp-$VARIANT" "$PEER_NS" "$IF_B" -t "$T" -P $p \
+					$(pace_rate tcp) || return 1
 			else
-				iperf_window "tcp-$VARIANT" "" "$IF_A" -t "$T" -P $p -R || return 1
+				iperf_window "tcp-$VARIANT" "" "$IF_A" -t "$T" -P $p -R \
+					$(pace_rate tcp) || return 1
 			fi
 			read -r bps _ <<< "$(iperf_get "$RESULTS/tcp-$VARIANT.json" sum_received)"
 			[ -n "$bps" ] || return 1
@@ -615,14 +674,15 @@ case_tcp()
 }
 
 # iperf3 UDP, 18-byte payload = 64-byte frames on the wire with the FCS,
-# unlimited rate: datagrams/s iperf3 sent, and the peer's iperf3 received
+# unlimited rate (paced in a counting window): datagrams/s iperf3 sent,
+# and the peer's iperf3 received
 case_udp64()
 {
 	local p f sent rcvd
 
 	for p in $(subcases 1 2); do
-		iperf_window "udp64-$VARIANT" "$PEER_NS" "$IF_B" -u -b 0 -l 18 -t "$T" -P $p ||
-			return 1
+		iperf_window "udp64-$VARIANT" "$PEER_NS" "$IF_B" -u -l 18 -t "$T" -P $p \
+			$(pace_rate udp) || return 1
 		f=$RESULTS/udp64-$VARIANT.json
 		read -r sent rcvd <<< "$(awk -v a="$(iperf_get "$f" sum_sent)" \
 			-v b="$(iperf_get "$f" sum_received)" 'BEGIN {
@@ -642,7 +702,8 @@ case_pktgen()
 	local b
 
 	for b in 1 16; do
-		pg_setup "" "$IF_A" 1 start_xmit 60 $b "$NOBODY" "$MAC_B" || return 1
+		PG_DELAY=$(pace_delay $b) pg_setup "" "$IF_A" 1 start_xmit 60 $b "$NOBODY" \
+			"$MAC_B" || return 1
 		pg_window "" "$PEER_NS" "$IF_B" "$IF_A@0" || return 1
 		pg_clear ""
 		emit "pktgen-b$b-sent" pps higher "$PG_PPS"
@@ -650,13 +711,6 @@ case_pktgen()
 		emit "pktgen-b$b-rcvd" pps higher "$DROP_PPS"
 		emit "cpu:pktgen-b$b" us/pkt lower "$CPU_US_DROP"
 	done
-	[ "$COUNTING" = 1 ] && [ "$ROUND" = 1 ] || return 0
-	# burst 1 again at about 10,000 pps: do the counts per packet
-	# depend on the rate (and so on how much tracing slows QEMU)?
-	PG_DELAY=100000 pg_setup "" "$IF_A" 1 start_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
-	pg_window "" "$PEER_NS" "$IF_B" "$IF_A@0" || return 1
-	pg_clear ""
-	emit pktgen-b1-10k-sent pps higher "$PG_PPS"
 }
 
 # pktgen queue_xmit (through the qdisc), 60-byte frames, 1 and 2 threads
@@ -667,7 +721,8 @@ case_qxmit()
 	for t in $(subcases 1 2); do
 		# a pktgen thread per CPU: the instruction-counted boot has one
 		[ "$t" -le "$NCPU" ] || continue
-		pg_setup "" "$IF_A" $t queue_xmit 60 1 "$NOBODY" "$MAC_B" || return 1
+		PG_DELAY=$(pace_delay 1) pg_setup "" "$IF_A" $t queue_xmit 60 1 "$NOBODY" \
+			"$MAC_B" || return 1
 		devs=("$IF_A@0")
 		[ $t = 2 ] && devs+=("$IF_A@1")
 		pg_window "" "$PEER_NS" "$IF_B" "${devs[@]}" || return 1
@@ -771,12 +826,37 @@ subcases()
 	if [ "$COUNTING" = 1 ]; then echo "$1"; else echo "$@"; fi
 }
 
-# count_case: the case again in a counting window
+# pace_delay BURST: pktgen's delay (ns) between bursts of BURST frames:
+# PACE_PPS frames a second in a counting window, as fast as it can else
+pace_delay()
+{
+	if [ "$COUNTING" = 1 ]; then echo $(($1 * 1000000000 / PACE_PPS)); else echo 0; fi
+}
+
+# pace_rate tcp|udp: iperf3's -b for one stream: PACE_MBPS of TCP or
+# PACE_PPS datagrams of 18 bytes in a counting window; UDP unlimited else
+pace_rate()
+{
+	if [ "$COUNTING" = 0 ]; then
+		[ "$1" = udp ] && echo "-b 0"
+	elif [ "$1" = tcp ]; then
+		echo "-b ${PACE_MBPS}M"
+	else
+		echo "-b $((PACE_PPS * 18 * 8))"
+	fi
+}
+
+# count_case: the case again in a counting window, at the pace (the
+# latency case's idle pings are paced by their interval)
 count_case()
 {
-	local T=$CW W=$CW rc=0
+	local T=$CW W=$CW rc=0 COUNT_PACE="pps $PACE_PPS"
 
 	[ "$COUNT" = 1 ] || return 0
+	case $CASE in
+	tcp) COUNT_PACE="Mbit/s $PACE_MBPS" ;;
+	latency) COUNT_PACE= ;;
+	esac
 	COUNTING=1
 	"case_$CASE" || rc=1
 	COUNTING=0
@@ -786,12 +866,14 @@ count_case()
 # count_idle NAME: a counting window with no traffic (the background)
 count_idle()
 {
-	local CASE=idle VARIANT=$DRIVER
+	local CASE=idle VARIANT=$DRIVER COUNT_PACE=
 
 	[ "$COUNT" = 1 ] || return 0
 	COUNTING=1
 	count_on || { COUNTING=0; return 1; }
-	# longer: the watchdogs' bursts come every 2 s
+	# longer: the watchdogs' bursts come every 2 s, and 4 s between the
+	# marks hold two of them (one more or less only when a burst straddles
+	# an edge)
 	sleep 4
 	count_off || { COUNTING=0; return 1; }
 	emit_count "$1" 0
@@ -875,7 +957,8 @@ case_fwd()
 {
 	local d0 d1
 
-	pg_setup fwd-src "${FIF[0]}" 1 start_xmit 60 1 "$FWD_DST" "$FWD_MAC" 10.1.0.1 || return 1
+	PG_DELAY=$(pace_delay 1) pg_setup fwd-src "${FIF[0]}" 1 start_xmit 60 1 "$FWD_DST" \
+		"$FWD_MAC" 10.1.0.1 || return 1
 	pg_window fwd-src fwd-sink "${FIF[3]}" "${FIF[0]}@0" || return 1
 	emit fwd-sent pps higher "$PG_PPS"
 	progress "(sink NIC rx_packets $RX_PPS/s, IP InAddrErrors $DROP_PPS/s)"
