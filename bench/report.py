@@ -263,6 +263,54 @@ def ratio(metrics, metric, variant, ref):
 OPS_COLS = ("wr TDT", "wr RDT", "wr IMS/IMC", "rd", "rd stats", "irq", "irq/s")
 
 
+# What one operation costs, estimated from published figures (their
+# sources: bench/README.md, "What the counts cost"): under KVM in
+# cycles, every MMIO access a VM exit to QEMU; on bare metal in ns.
+# (write, read, interrupt taken)
+OP_COST = {
+    "KVM host, kcycles": (8.8, 20.6, 3.5),
+    "bare metal, ns": (100, 400, 200),
+}
+
+
+def op_split(metrics, win, var):
+    """(writes, reads, interrupts) per packet of VAR in window WIN, medians:
+    every write class, the reads (statistics reads apart), the interrupts
+    the guest took"""
+    def med(fig):
+        v = metrics.get("ops %s: %s" % (win, fig), {}).get("variants", {}).get(var)
+        return v["median"] if v else None
+    got = [med(f) for f in ("all", "rd", "irq")]
+    if None in got:
+        return None
+    return got[0] - got[1] - got[2], got[1], got[2]
+
+
+def cost_md(metrics):
+    """The counted operations weighed by OP_COST: an estimate per packet
+    on a KVM host and on bare metal, each against e1000e's"""
+    hdr = ["window", "variant", "writes", "reads", "irq"]
+    for k in OP_COST:
+        hdr += [k, "/ e1000e"]
+    lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    for name, m in metrics.items():
+        if not (name.startswith("ops ") and name.endswith(": all")):
+            continue
+        win = name[4:-5]
+        for var in m["variants"]:
+            ops = op_split(metrics, win, var)
+            base = op_split(metrics, win, baseline(m, var))
+            if not ops:
+                continue
+            cells = [win, var] + [fmt(x) for x in ops]
+            for w, r, i in OP_COST.values():
+                c = ops[0] * w + ops[1] * r + ops[2] * i
+                b = base[0] * w + base[1] * r + base[2] * i if base else 0
+                cells += [fmt(c), fmt_ratio(c / b) if b and var != baseline(m, var) else ""]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def ops_summary_md(metrics):
     """The counted figures, a row per window and variant: medians, and the
     min-max of the two sums the goals use, each against its baseline"""
@@ -587,6 +635,13 @@ def main():
     if summary:
         summary = ("Counted, in short (medians of the rounds, min-max for the sums; per "
                    "frame received as above):\n\n" + summary + "\n\n")
+    cost = cost_md(metrics)
+    if cost:
+        summary += ("What the counts would cost, estimated: each packet's writes, reads and "
+                    "interrupts weighed by a published cost per operation (every MMIO access "
+                    "a VM exit to QEMU on a KVM host; a posted write, an uncached read and an "
+                    "interrupt on bare metal; sources in bench/README.md). An estimate, not a "
+                    "measurement:\n\n" + cost + "\n\n")
     instr = instr_summary_md(metrics)
     if instr:
         summary += "Guest instructions per packet received:\n\n" + instr + "\n\n"

@@ -41,7 +41,7 @@ TCP_WIRE=${TCP_WIRE:-hub}
 [[ $TCP_WIRE =~ ^(hub|tap)$ ]] || die "TCP_WIRE must be hub or tap, not '$TCP_WIRE'"
 # the duration knobs, passed on to the guest
 knobs=()
-for k in BENCH_T BENCH_W BENCH_PINGS BENCH_CW BENCH_RR_T BENCH_RR_MPS; do
+for k in BENCH_T BENCH_W BENCH_PINGS BENCH_CW BENCH_RR_T BENCH_RR_MPS BENCH_PPS BENCH_MBPS; do
 	[ -n "${!k:-}" ] || continue
 	[[ ${!k} =~ ^[1-9][0-9]*$ ]] || die "$k must be a positive number, not '${!k}'"
 	knobs+=("$k=${!k}")

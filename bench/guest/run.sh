@@ -19,6 +19,8 @@
 #                 asked for in BENCH_VARIANTS (e.g. i82574-c250)
 #   i82574-dim    lib/dim on (adaptive-rx on adaptive-tx on) on every NIC
 #                 of the case, any case; only if asked for in BENCH_VARIANTS
+#   i82574-q1     one queue pair (ethtool -L combined 1) on every NIC of the
+#                 case, any case; only if asked for in BENCH_VARIANTS
 # The driver changes by driver_override unbind/bind; a knob variant is
 # measured right after plain i82574 with the same binding.
 #
@@ -521,6 +523,25 @@ coal_knob()
 	done
 }
 
+# chan_knob VARIANT NS IFNAME [NS IFNAME...]: i82574-q1 one queue pair
+# (ethtool -L combined 1) on every NIC of the case; any other i82574
+# variant gets both back where q1 took one (nothing to do on e1000e)
+chan_knob()
+{
+	local v=$1 n=2
+
+	shift
+	[[ $v == i82574* ]] || return 0
+	[ "$v" = i82574-q1 ] && n=1
+	[ $n = 2 ] && [ -z "$CHAN_CUT" ] && return 0
+	while [ $# -ge 2 ]; do
+		ns_do "$1" ethtool -L "$2" combined $n && links_up "$1" "$2" || return 1
+		shift 2
+	done
+	CHAN_CUT=
+	[ $n = 2 ] || CHAN_CUT=1
+}
+
 # eitr_note NS IFNAME [NS IFNAME...]: a progress line with the EITR
 # intervals (us) of vectors 0-2 (other, queue pairs 0 and 1) of each NIC,
 # as ethtool -d reads them (i82574 only: lib/dim's choice shows here)
@@ -585,6 +606,7 @@ pair_up()
 {
 	DRIVER=$1
 	COAL_SAVED=()
+	CHAN_CUT=
 	nic_bind "$DRIVER" 0 1 && nic_release 2 3 || return 1
 	IF_A=$(nic_ifname 0) && IF_B=$(nic_ifname 1) || return 1
 	ns_add "$PEER_NS" || return 1
@@ -907,6 +929,7 @@ fwd_up()
 
 	DRIVER=$1
 	COAL_SAVED=()
+	CHAN_CUT=
 	nic_bind "$DRIVER" 0 1 2 3 || return 1
 	for i in 0 1 2 3; do
 		FIF[$i]=$(nic_ifname $i) || return 1
@@ -1081,7 +1104,7 @@ variants()
 	done
 	if [ "$2" != e1000e ]; then
 		for v in $want; do
-			[[ $v =~ ^i82574-(c[0-9]+|dim)$ ]] && out+=" $v"
+			[[ $v =~ ^i82574-(c[0-9]+|dim|q1)$ ]] && out+=" $v"
 		done
 	fi
 	echo $out
@@ -1130,7 +1153,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			for CASE in "${pair_cases[@]}"; do
 				for VARIANT in $(variants "$CASE" $drv); do
 					knobs "" "$IF_A" $VARIANT && tso_knob $VARIANT &&
-						coal_knob $VARIANT "" "$IF_A" "$PEER_NS" "$IF_B" ||
+						coal_knob $VARIANT "" "$IF_A" "$PEER_NS" "$IF_B" &&
+						chan_knob $VARIANT "" "$IF_A" "$PEER_NS" "$IF_B" ||
 						fail "knobs of $VARIANT"
 					"case_$CASE" || fail "$CASE on $VARIANT"
 					[ "$VARIANT" = i82574-nobql ] ||
@@ -1138,7 +1162,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 					eitr_note "" "$IF_A" "$PEER_NS" "$IF_B"
 				done
 				knobs "" "$IF_A" $drv && tso_knob $drv &&
-					coal_knob $drv "" "$IF_A" "$PEER_NS" "$IF_B" ||
+					coal_knob $drv "" "$IF_A" "$PEER_NS" "$IF_B" &&
+					chan_knob $drv "" "$IF_A" "$PEER_NS" "$IF_B" ||
 					fail "knobs of $drv"
 			done
 			pair_down
@@ -1151,6 +1176,8 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 			for VARIANT in $(variants fwd $drv); do
 				knobs fwd-rtr "${FIF[2]}" $VARIANT &&
 					coal_knob $VARIANT fwd-src "${FIF[0]}" fwd-rtr "${FIF[1]}" \
+						  fwd-rtr "${FIF[2]}" fwd-sink "${FIF[3]}" &&
+					chan_knob $VARIANT fwd-src "${FIF[0]}" fwd-rtr "${FIF[1]}" \
 						  fwd-rtr "${FIF[2]}" fwd-sink "${FIF[3]}" ||
 					fail "knobs of $VARIANT"
 				case_fwd || fail "fwd on $VARIANT"
