@@ -188,7 +188,6 @@ u32 i82574_vlan_rctl(struct i82574_dev *priv);
 void i82574_write_vme(struct i82574_dev *priv, netdev_features_t features);
 void i82574_vlan_configure(struct i82574_dev *priv);
 void i82574_set_vector_itr(struct i82574_napi_vector *nv);
-
 void i82574_write_rss(struct i82574_dev *priv);
 void i82574_write_rar(struct i82574_dev *priv, int idx, const u8 *addr);
 void i82574_update_link(struct i82574_dev *priv, bool recheck);

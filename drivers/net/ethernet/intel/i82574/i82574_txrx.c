@@ -4,8 +4,6 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/pci.h>
-#include <linux/tcp.h>
-#include <linux/udp.h>
 #include <net/netdev_queues.h>
 #include <net/page_pool/helpers.h>
 #include <kunit/visibility.h>
