@@ -683,7 +683,19 @@ pktgen_moving()
 				n=$((n + BASH_REMATCH[1])) && break
 		done < "$PG/$d"
 	done
+	PG_SOFAR=$n
 	moving "$1" $n
+}
+
+# pktgen_changing PID N: pktgen (PID) still sends, and it has not yet
+# sent N frames with 10 limit changes behind it that had packets through
+# (cycle_limits' CYCLES): the run's end is set by the changes, not by the
+# clock (on the one-vCPU debug kernel beside another boot a change can
+# take half a second)
+pktgen_changing()
+{
+	pktgen_moving "$1" || return 1
+	[ "$CYCLES" -lt 10 ] || [ "${PG_SOFAR:-0}" -lt "$2" ]
 }
 
 # softirq_counts NAME...: the /proc/softirqs rows NAME, one message each
@@ -783,8 +795,9 @@ pktgen_stuck()
 
 # change_under_pktgen: the sender's limit cycles through 64, 0, 8, 1, 0,
 # every few ms, while pktgen queue_xmit runs through pfifo_fast from every
-# thread (up to two); after at least 10 changes packets went out before the
-# next, and every frame still arrives
+# thread (up to two), until at least 10 changes had packets go out before
+# the next and N frames went out (pktgen stops then, or at ten times N);
+# every frame still arrives
 change_under_pktgen()
 {
 	local base base_err sent pid rc=0 threads=1 n=$((PKTGEN_COUNT * 16))
@@ -792,16 +805,22 @@ change_under_pktgen()
 	[ -e "$PG/kpktgend_1" ] && threads=2
 	[ $n -ge 4000 ] || n=4000
 	set_limit 0 && use_qdisc pfifo_fast || return 1
-	pktgen_setup queue_xmit $threads 1 $n || return 1
+	pktgen_setup queue_xmit $threads 1 $((n * 10)) || return 1
 	base=$(peer_rx) || return 1
 	base_err=$(peer_addr_err)
 	pktgen_go "${PG_DEVS[@]}" &
 	pid=$!
 	moving_reset
+	PG_SOFAR=0
 	CYCLE_SET=set_limit_here CYCLE_NAP=0.005 CYCLE_PACKETS=sender_tx_packets \
-		cycle_limits 10 pktgen_moving $pid ||
+		cycle_limits 10 pktgen_changing $pid $((n * threads)) ||
 		rc=1
-	[ "$STUCK" = 0 ] || { pktgen_stuck $pid; rc=1; }
+	if [ "$STUCK" = 0 ]; then
+		running $pid && echo stop > "$PG/pgctrl"
+	else
+		pktgen_stuck $pid
+		rc=1
+	fi
 	wait $pid || rc=1
 	sent=$(pktgen_field pkts-sofar)
 	pktgen_reset
