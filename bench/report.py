@@ -135,12 +135,11 @@ def limits_md(ll):
     for g in ll:
         worst = max(g["values"], key=lambda x: x["max"])
         bad = [x for x in g["values"] if x["status"] != "met"]
-        notes = ["highest %s (%s-%s, %s %s)" % (fmt(worst["median"]), fmt(worst["min"]),
-                                                 fmt(worst["max"]), worst["metric"][4:],
-                                                 worst["variant"])]
+        notes = ["highest round %s (%s %s, median %s)" % (
+            fmt(worst["max"]), worst["metric"][4:], worst["variant"], fmt(worst["median"]))]
         if bad:
-            notes.append("not met: " + ", ".join("%s %s %s" % (x["metric"][4:], x["variant"],
-                                                              fmt(x["median"])) for x in bad))
+            notes.append("not met: " + ", ".join("%s %s %s-%s" % (
+                x["metric"][4:], x["variant"], fmt(x["min"]), fmt(x["max"])) for x in bad))
         if g["e1000e"]:
             notes.append("e1000e %s-%s" % (fmt(g["e1000e"][0]), fmt(g["e1000e"][1])))
         lines.append("| %s | %s | %s |" % (g["goal"], STATUS_MD[g["status"]], "; ".join(notes)))
