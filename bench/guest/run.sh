@@ -29,8 +29,9 @@
 # BENCH_CW (counting window in seconds, default 1), BENCH_COUNT (0: no
 # counting windows, default 1), BENCH_PPS and BENCH_MBPS (the counting
 # windows' pace, 6000 frames/s and 150 Mbit/s), BENCH_PING_I (seconds
-# between pings, 0.02), BENCH_RR_T and BENCH_RR_MPS (the request/response samples'
-# seconds and requests a second, 3 and 200), BENCH_VARIANTS (the variants
+# between pings, 0.02), BENCH_RR_T and BENCH_RR_MPS (the
+# request/response samples' seconds and requests a second, 3 and 200),
+# BENCH_VARIANTS (the variants
 # to measure, of those a case knows, e.g. "e1000e i82574 i82574-c250
 # i82574-dim"; default: each case's usual ones, without the coalescing
 # variants).
