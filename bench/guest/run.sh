@@ -31,10 +31,9 @@
 # windows' pace, 6000 frames/s and 150 Mbit/s), BENCH_PING_I (seconds
 # between pings, 0.02), BENCH_RR_T and BENCH_RR_MPS (the
 # request/response samples' seconds and requests a second, 3 and 200),
-# BENCH_VARIANTS (the variants
-# to measure, of those a case knows, e.g. "e1000e i82574 i82574-c250
-# i82574-dim"; default: each case's usual ones, without the coalescing
-# variants).
+# BENCH_VARIANTS (the variants to measure, of those a case knows, e.g.
+# "e1000e i82574 i82574-c250 i82574-dim"; default: each case's usual
+# ones, without the coalescing variants).
 #
 # Counting: after its timed windows every case runs again in a shorter
 # window with QEMU's MMIO and e1000e trace events on (hostctl trace,
