@@ -77,6 +77,8 @@ DEBUG_SMP_TESTS=(
 	# socat 5 s to listen, and once it raises, bkg(exit_wait=True) waits
 	# for a listener that nobody connects to.
 	"$SEL/upstream_py.sh"
+	# native XDP, every action; xdp_exception counted (this kernel traces)
+	"DRIVER=i82574:$SEL/xdp.sh"
 )
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
@@ -110,6 +112,9 @@ PERF_TESTS=(
 	"$SEL/i82574_basic.sh"
 	# VLAN offloads, filter and ethtool -K toggles under traffic
 	"$SEL/vlan.sh"
+	# XDP: e1000e generic (the baseline), i82574 native
+	"DRIVER=e1000e:$SEL/xdp.sh"
+	"DRIVER=i82574:$SEL/xdp.sh"
 	"$SEL/upstream_py.sh"
 	# dispatch_limit's no-strand oracle on a netdevsim pair, then the same
 	# cases through i82574 (NETIF; the netdevsim-only ones skip)

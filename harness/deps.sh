@@ -9,7 +9,8 @@ PKGS=(build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod rsync
       xz-utils git python3 python3-yaml perl sparse coccinelle
       iperf3 sockperf ethtool iproute2 iputils-ping procps
       gnuplot-nox linux-perf python3-ply python3-git ocaml-nox ocaml-findlib
-      socat udev pciutils)
+      socat udev pciutils
+      clang libbpf-dev bpftool)
 
 # QEMU 10.0 and the SeaBIOS built for it, from bookworm-backports, pinned:
 # its e1000e model clears ICR on a read in MSI-X mode as the 82574L does,

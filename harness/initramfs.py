@@ -16,8 +16,11 @@ after the other):
   job    the checkout (git ls-files) and, from the applied kernel tree, what
          the tests read (the selftests they run and source, ynl and its
          specs), at the same absolute paths as on the host, and
-         harness/guest/init.sh as /init. Cached by every input's path, size
-         and modification time.
+         harness/guest/init.sh as /init, and each BPF object the tests
+         load: every *.bpf.c of those tree parts compiled with clang into
+         build/initramfs/bpf/ (cached by its source, flags and compiler)
+         and placed next to its source, where a kselftest install puts it.
+         Cached by every input's path, size and modification time.
 
 Prints the path of the image to boot (`-initrd`). Exits 1, saying what is
 missing, when a package is not installed or a file cannot be read.
@@ -42,6 +45,8 @@ PACKAGES = [
     "iproute2", "ethtool", "iperf3", "libiperf0", "socat", "iputils-ping", "sockperf",
     "pciutils", "python3", "python3-minimal", "python3.11", "python3.11-minimal",
     "libpython3.11-minimal", "libpython3.11-stdlib", "python3-yaml",
+    # xdp.sh: fills and reads the maps of its XDP programs
+    "bpftool",
 ]
 # files of those packages the guest never reads
 SKIP = re.compile(
@@ -193,6 +198,53 @@ def job_inputs():
     return [f for f in files if os.path.lexists(f)]
 
 
+# BPF objects for the guest (xdp.sh's programs): uapi headers and libbpf's
+# bpf_helpers.h (libbpf-dev) from the host; -g for the BTF that libbpf
+# needs to read BTF-defined maps (the guest kernels have no BTF of their
+# own, and need none for this)
+BPF_CFLAGS = ["-target", "bpf", "-O2", "-g", "-Wall", "-Werror"]
+
+
+def bpf_objects(inputs):
+    """(path in the image, compiled object) for each *.bpf.c among INPUTS
+    from the applied tree: the object's name is the source's less ".c"."""
+    srcs = [f for f in inputs if f.endswith(".bpf.c")
+            and f.startswith(os.path.join(BUILD, "linux") + "/")]
+    if not srcs:
+        return []
+    try:
+        cc = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
+        arch = run(["gcc", "-print-multiarch"]).strip()
+    except OSError as e:
+        fail("no clang or gcc (harness/deps.sh installs them): %s" % e)
+    flags = BPF_CFLAGS + ["-I/usr/include/" + arch]
+    objs = []
+    os.makedirs(os.path.join(OUT, "bpf"), exist_ok=True)
+    for src in srcs:
+        with open(src) as f:
+            text = f.read()
+        obj = os.path.join(OUT, "bpf", "%s-%s.o" % (
+            os.path.basename(src)[:-6], digest(text + cc + " ".join(flags))))
+        if not os.path.exists(obj):
+            tmp = "%s.%d.tmp" % (obj, os.getpid())
+            r = subprocess.run(["clang"] + flags + ["-c", src, "-o", tmp],
+                               capture_output=True, text=True)
+            if r.returncode:
+                fail("clang %s:\n%s" % (src, r.stderr.strip()))
+            os.replace(tmp, obj)
+        objs.append((src[:-2] + ".o", obj))
+    # those of older sources
+    keep = {os.path.basename(o) for _, o in objs}
+    bases = {n.rsplit("-", 1)[0] for n in keep}
+    for n in os.listdir(os.path.join(OUT, "bpf")):
+        if n.endswith(".o") and n not in keep and n.rsplit("-", 1)[0] in bases:
+            try:
+                os.unlink(os.path.join(OUT, "bpf", n))
+            except OSError:
+                pass
+    return objs
+
+
 def cpio_entry(out, name, st, data):
     fields = (0, st.st_mode, 0, 0, 1, int(st.st_mtime), len(data), 0, 0, 0, 0,
               len(name) + 1, 0)
@@ -248,15 +300,18 @@ def main():
             if n.startswith("base-") and n.endswith(".cpio") and n != os.path.basename(base):
                 os.unlink(os.path.join(OUT, n))
     inputs = job_inputs()
+    objs = bpf_objects(inputs)
     init = os.path.join(TOP, "harness/guest/init.sh")
     key = "".join("%s %d %d\n" % (f, os.lstat(f).st_size, os.lstat(f).st_mtime_ns)
-                  for f in inputs)
+                  for f in inputs + [o for _, o in objs])
     image = os.path.join(OUT, "root-%s-%s.cpio" % (os.path.basename(base)[5:-5], digest(key)))
     if not os.path.exists(image):
         img = Image()
         for f in inputs:
             img.add(f)
         img.paths["/init"] = init
+        for dest, obj in objs:
+            img.paths[dest] = obj
         # boots started together (make bench's two lanes) build it each,
         # under names of their own, and the last rename wins
         job = "%s.%d.job" % (image, os.getpid())

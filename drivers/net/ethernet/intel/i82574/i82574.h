@@ -54,10 +54,18 @@ struct i82574_hw_stats {
 	u64 tsctc;		/* TSO contexts the device sent */
 };
 
+/**
+ * struct i82574_cfg - what the rings are built for
+ * @num_qp: queue pairs
+ * @tx_size: TX descriptors a ring
+ * @rx_size: RX descriptors a ring
+ * @xdp: RX buffers laid out for an XDP program (a page each, XDP headroom)
+ */
 struct i82574_cfg {
 	u32 num_qp;
 	u32 tx_size;
 	u32 rx_size;
+	bool xdp;
 };
 
 struct i82574_dev {
@@ -67,6 +75,7 @@ struct i82574_dev {
 
 	struct i82574_napi_vector *nv[I82574_MAX_QP];
 	struct i82574_cfg cfg;
+	struct bpf_prog *xdp_prog;	/* RCU: read by NAPI, set under RTNL */
 	bool msix;
 	bool up;
 

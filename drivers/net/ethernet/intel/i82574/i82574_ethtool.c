@@ -546,7 +546,8 @@ static const char i82574_qstat_names[][ETH_GSTRING_LEN] = {
 	"", "", "", "tx_busy", "tx_stopped", "tx_dma_map_errors",
 	"tx_doorbells", "tx_flush_doorbells", "rx_alloc_fail", "rx_csum_ok",
 	"rx_csum_bad", "rx_frame_errors", "tx_vlan_inserted", "rx_vlan_stripped",
-	"tx_tso_packets",
+	"tx_tso_packets", "xdp_pass", "xdp_drop", "xdp_aborted", "xdp_redirect",
+	"xdp_redirect_err", "xdp_tx", "xdp_tx_err", "xdp_xmit", "xdp_xmit_err",
 };
 
 /* then tx_tso_contexts: the MAC's TSCTC, TSO contexts the device sent */
@@ -595,7 +596,7 @@ static void i82574_get_ethtool_stats(struct net_device *netdev,
 
 	static_assert(ARRAY_SIZE(i82574_qstat_names) == I82574_NUM_QSTATS);
 	i82574_sum_stats(priv, &tx, &rx);
-	/* each counter is written by either the TX or the RX rings */
+	/* the TX and the RX rings' counters of one kind add up */
 	for (i = I82574_FIRST_DRV_QSTAT; i < I82574_NUM_QSTATS; i++)
 		*data++ = t[i] + r[i];
 	*data++ = READ_ONCE(priv->tx_timeouts);

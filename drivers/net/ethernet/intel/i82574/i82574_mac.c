@@ -555,7 +555,9 @@ static void i82574_init_rx_ring(struct i82574_dev *priv, unsigned int q)
 	wr32(priv, I82574_RDH(q), 0);
 	wr32(priv, I82574_RDT(q), 0);
 	wr32(priv, I82574_RXDCTL(q), I82574_RXDCTL_VAL);
-	if (rx)
+	if (rx && rx->xdp)
+		rx->hw_off = XDP_PACKET_HEADROOM;
+	else if (rx)
 		rx->hw_off = priv->netdev->mtu > ETH_DATA_LEN ?
 			     0 : I82574_RX_HEADROOM;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
+#include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/pm_runtime.h>
@@ -203,7 +204,7 @@ void i82574_up(struct i82574_dev *priv)
 
 	/* rx mode and RCTL.EN last: the model latches RX settings here */
 	netif_addr_lock_bh(netdev);
-	priv->up = true;
+	WRITE_ONCE(priv->up, true);
 	i82574_set_rx_mode(netdev);
 	netif_addr_unlock_bh(netdev);
 
@@ -249,8 +250,10 @@ void i82574_down(struct i82574_dev *priv)
 	netif_tx_disable(netdev);
 
 	netif_addr_lock_bh(netdev);
-	priv->up = false;
+	WRITE_ONCE(priv->up, false);
 	netif_addr_unlock_bh(netdev);
+	/* ndo_xdp_xmit, which another device's NAPI calls, is out of the rings */
+	synchronize_net();
 	/* a device cut off by a PCIe error takes no reset: quiesce, in case */
 	if (pci_channel_offline(priv->pdev)) {
 		i82574_hw_quiesce(priv);
@@ -328,8 +331,7 @@ int i82574_open_vectors(struct i82574_dev *priv)
 					cfg->num_qp);
 	if (err)
 		return err;
-	err = i82574_alloc_vectors(priv, nv, cfg->num_qp, cfg->tx_size,
-				   cfg->rx_size);
+	err = i82574_alloc_vectors(priv, nv, cfg);
 	if (err)
 		return err;
 	i82574_swap_vectors(priv, nv);
@@ -368,8 +370,7 @@ int i82574_reconfig(struct i82574_dev *priv, const struct i82574_cfg *cfg)
 		i82574_default_reta(priv);
 		return 0;
 	}
-	err = i82574_alloc_vectors(priv, nv, cfg->num_qp, cfg->tx_size,
-				   cfg->rx_size);
+	err = i82574_alloc_vectors(priv, nv, cfg);
 	if (err)
 		return err;
 
@@ -633,6 +634,12 @@ static int i82574_change_mtu(struct net_device *netdev, int mtu)
 {
 	struct i82574_dev *priv = netdev_priv(netdev);
 
+	/* an XDP buffer holds one whole frame: no LPE */
+	if (mtu > ETH_DATA_LEN && priv->xdp_prog) {
+		netdev_err(netdev, "MTU %d too large with an XDP program attached: at most %d\n",
+			   mtu, ETH_DATA_LEN);
+		return -EINVAL;
+	}
 	/* the buffer layout and RCTL.LPE depend on the MTU: restart rings */
 	if (netif_running(netdev))
 		i82574_down(priv);
@@ -640,6 +647,50 @@ static int i82574_change_mtu(struct net_device *netdev, int mtu)
 	if (netif_running(netdev))
 		i82574_up(priv);
 	return 0;
+}
+
+/* Attach, swap or detach: the RX buffers' layout changes with the first
+ * program and after the last, on new rings built before the old go
+ */
+static int i82574_xdp_setup(struct i82574_dev *priv, struct bpf_prog *prog,
+			    struct netlink_ext_ack *extack)
+{
+	struct net_device *netdev = priv->netdev;
+	struct i82574_cfg cfg = priv->cfg;
+	struct bpf_prog *old;
+	int err;
+
+	if (prog && netdev->mtu > ETH_DATA_LEN) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "MTU %u too large for XDP: at most %u (no multi-buffer XDP)",
+				       netdev->mtu, ETH_DATA_LEN);
+		return -EINVAL;
+	}
+	old = xchg(&priv->xdp_prog, prog);
+	cfg.xdp = !!prog;
+	if (cfg.xdp != priv->cfg.xdp) {
+		err = i82574_reconfig(priv, &cfg);
+		if (err) {
+			xchg(&priv->xdp_prog, old);
+			NL_SET_ERR_MSG_MOD(extack,
+					   "no memory for the rings of the new RX buffer layout");
+			return err;
+		}
+	}
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+static int i82574_bpf(struct net_device *netdev, struct netdev_bpf *bpf)
+{
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return i82574_xdp_setup(netdev_priv(netdev), bpf->prog,
+					bpf->extack);
+	default:
+		return -EOPNOTSUPP;
+	}
 }
 
 static void i82574_tx_timeout(struct net_device *netdev, unsigned int txq)
@@ -667,6 +718,8 @@ static const struct net_device_ops i82574_netdev_ops = {
 	.ndo_set_features	= i82574_set_features,
 	.ndo_vlan_rx_add_vid	= i82574_vlan_rx_add_vid,
 	.ndo_vlan_rx_kill_vid	= i82574_vlan_rx_kill_vid,
+	.ndo_bpf		= i82574_bpf,
+	.ndo_xdp_xmit		= i82574_xdp_xmit,
 };
 
 void i82574_netdev_setup(struct net_device *netdev)
@@ -682,6 +735,11 @@ void i82574_netdev_setup(struct net_device *netdev)
 				NETIF_F_HIGHDMA;
 	i82574_tso_setup(netdev);
 	netdev->priv_flags |= IFF_UNICAST_FLT;
+	/* no multi-buffer frames; the TX rings are the stack's, so frames
+	 * can be redirected here with no program attached
+	 */
+	netdev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
+			       NETDEV_XDP_ACT_NDO_XMIT;
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = I82574_MAX_MTU;
 }

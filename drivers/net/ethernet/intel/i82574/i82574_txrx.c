@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/bitfield.h>
+#include <linux/bpf_trace.h>
 #include <linux/etherdevice.h>
+#include <linux/filter.h>
 #include <linux/if_vlan.h>
 #include <linux/pci.h>
 #include <net/netdev_queues.h>
@@ -102,6 +104,25 @@ static int i82574_tx_map_one(struct i82574_ring *tx, dma_addr_t dma, u32 len,
 	return 0;
 }
 
+/* Close the packet that starts at @first (EOP and RS on its last
+ * descriptor), then publish it in tx->tail for the completion side
+ */
+static void i82574_tx_close(struct i82574_ring *tx, u32 first, u32 last_len,
+			    u32 bytes, u16 segs)
+{
+	u32 last = (tx->fill - 1) & tx->size_mask;
+	struct i82574_tx_desc *desc = (struct i82574_tx_desc *)tx->desc + last;
+
+	desc->lower = cpu_to_le32(i82574_tx_data_lower(last_len, true) |
+				  tx->pkt_cmd);
+	tx->tx_buf[first].eop = last;
+	tx->tx_buf[first].bytes = bytes;
+	tx->tx_buf[first].segs = segs;
+	/* shadow state before the index that makes it visible */
+	smp_wmb();
+	WRITE_ONCE(tx->tail, tx->fill);
+}
+
 static void i82574_tx_unwind(struct i82574_ring *tx, u32 first)
 {
 	u32 i;
@@ -111,15 +132,14 @@ static void i82574_tx_unwind(struct i82574_ring *tx, u32 first)
 	tx->fill = first;
 }
 
-/* Map the packet and write its descriptors, then publish it in tx->tail
- * for the completion side; tx->fill tracks the packet being built.
+/* Map the packet and write its descriptors, then publish it; tx->fill
+ * tracks the packet being built.
  */
 static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb,
 			 u32 bytes, u16 segs)
 {
 	struct skb_shared_info *shinfo = skb_shinfo(skb);
-	u32 first = tx->tail, last_len = 0, last, popts;
-	struct i82574_tx_desc *desc;
+	u32 first = tx->tail, last_len = 0, popts;
 	unsigned int i;
 	int ret;
 
@@ -144,18 +164,9 @@ static int i82574_tx_map(struct i82574_ring *tx, struct sk_buff *skb,
 			goto unwind;
 	}
 
-	/* close the packet: EOP and RS on its last descriptor */
-	last = (tx->fill - 1) & tx->size_mask;
-	desc = (struct i82574_tx_desc *)tx->desc + last;
-	desc->lower = cpu_to_le32(i82574_tx_data_lower(last_len, true) |
-				  tx->pkt_cmd);
 	tx->tx_buf[first].skb = skb;
-	tx->tx_buf[first].eop = last;
-	tx->tx_buf[first].bytes = bytes;
-	tx->tx_buf[first].segs = segs;
-	/* shadow state before the index that makes it visible */
-	smp_wmb();
-	WRITE_ONCE(tx->tail, tx->fill);
+	tx->tx_buf[first].type = I82574_TX_SKB;
+	i82574_tx_close(tx, first, last_len, bytes, segs);
 	return 0;
 
 unwind:
@@ -267,13 +278,161 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* Give back what a packet's first slot holds; a zero budget means no NAPI */
+static void i82574_tx_free(struct i82574_tx_buf *first, int budget)
+{
+	switch (first->type) {
+	case I82574_TX_SKB:
+		napi_consume_skb(first->skb, budget);
+		break;
+	case I82574_TX_XDP_TX:
+		/* a page of this vector's pool, in its NAPI when budget */
+		if (budget)
+			xdp_return_frame_rx_napi(first->xdpf);
+		else
+			xdp_return_frame(first->xdpf);
+		break;
+	case I82574_TX_XDP_XMIT:
+		xdp_return_frame(first->xdpf);
+		break;
+	}
+	first->skb = NULL;
+}
+
+/* Post one XDP frame at @dma as a packet of its own; the queue lock held */
+static void i82574_xdp_post(struct i82574_ring *tx, struct xdp_frame *xdpf,
+			    dma_addr_t dma, enum i82574_tx_type type)
+{
+	struct i82574_tx_buf *buf = &tx->tx_buf[tx->tail];
+	u32 first = tx->tail, last_len;
+
+	tx->fill = first;
+	tx->pkt_cmd = 0;
+	buf->dma = dma;
+	/* XDP_TX buffers stay mapped by their page_pool */
+	buf->len = type == I82574_TX_XDP_XMIT ? xdpf->len : 0;
+	buf->is_page = false;
+	i82574_tx_post(tx, dma, xdpf->len, 0, &last_len);
+	buf->xdpf = xdpf;
+	buf->type = type;
+	i82574_tx_close(tx, first, last_len, xdpf->len, 1);
+}
+
+static bool i82574_xdp_room(struct i82574_ring *tx, struct xdp_frame *xdpf)
+{
+	return !xdp_frame_has_frags(xdpf) &&
+	       i82574_tx_unused(tx) >= i82574_tx_descs_for_len(xdpf->len);
+}
+
+/* An XDP_TX frame: its page is this vector's, mapped both ways */
+static bool i82574_xdp_tx_one(struct i82574_ring *tx, struct xdp_frame *xdpf)
+{
+	struct page *page = virt_to_page(xdpf->data);
+	dma_addr_t dma;
+
+	if (!i82574_xdp_room(tx, xdpf))
+		return false;
+	dma = page_pool_get_dma_addr(page) +
+	      (xdpf->data - page_address(page));
+	dma_sync_single_for_device(tx->dev, dma, xdpf->len, DMA_BIDIRECTIONAL);
+	i82574_xdp_post(tx, xdpf, dma, I82574_TX_XDP_TX);
+	return true;
+}
+
+static bool i82574_xdp_xmit_one(struct i82574_ring *tx, struct xdp_frame *xdpf)
+{
+	dma_addr_t dma;
+
+	if (!i82574_xdp_room(tx, xdpf))
+		return false;
+	dma = dma_map_single(tx->dev, xdpf->data, xdpf->len, DMA_TO_DEVICE);
+	if (dma_mapping_error(tx->dev, dma))
+		return false;
+	i82574_xdp_post(tx, xdpf, dma, I82574_TX_XDP_XMIT);
+	return true;
+}
+
+/* After XDP frames: stop the stack's queue if they took its room */
+static void i82574_xdp_tx_stop(struct i82574_ring *tx)
+{
+	if (!netif_txq_maybe_stop(tx->txq, i82574_tx_unused(tx),
+				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
+		tx->xstats.stop++;
+}
+
+/* The poll's XDP_TX frames, under the queue lock the stack's xmit takes,
+ * with one doorbell for all of them
+ */
+static void i82574_xdp_tx_bulk(struct i82574_napi_vector *nv)
+{
+	struct i82574_ring *tx = &nv->tx;
+	unsigned int i, sent = 0;
+
+	__netif_tx_lock(tx->txq, smp_processor_id());
+	u64_stats_update_begin(&tx->xstats.syncp);
+	for (i = 0; i < nv->xdp_tx_n; i++) {
+		if (i82574_xdp_tx_one(tx, nv->xdp_tx[i]))
+			sent++;
+		else
+			xdp_return_frame_rx_napi(nv->xdp_tx[i]);
+	}
+	tx->xstats.xdp_tx += sent;
+	tx->xstats.xdp_tx_err += nv->xdp_tx_n - sent;
+	i82574_tx_flush(tx);
+	i82574_xdp_tx_stop(tx);
+	u64_stats_update_end(&tx->xstats.syncp);
+	__netif_tx_unlock(tx->txq);
+	nv->xdp_tx_n = 0;
+}
+
+/**
+ * i82574_xdp_xmit - ndo_xdp_xmit: frames redirected to this device
+ * @dev: this device
+ * @n: number of frames
+ * @frames: the frames
+ * @flags: XDP_XMIT_FLUSH to ring the doorbell for them
+ *
+ * Shares the stack's TX rings, under their queue lock; the ring is
+ * chosen by CPU.
+ *
+ * Return: frames taken (the caller frees the rest), or a negative errno.
+ */
+int i82574_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		    u32 flags)
+{
+	struct i82574_dev *priv = netdev_priv(dev);
+	unsigned int cpu = smp_processor_id();
+	struct i82574_ring *tx;
+	int i;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	/* i82574_down() clears it, then waits for callers to leave */
+	if (unlikely(!READ_ONCE(priv->up)))
+		return -ENETDOWN;
+	tx = &priv->nv[cpu % priv->cfg.num_qp]->tx;
+
+	__netif_tx_lock(tx->txq, cpu);
+	u64_stats_update_begin(&tx->xstats.syncp);
+	for (i = 0; i < n; i++)
+		if (!i82574_xdp_xmit_one(tx, frames[i]))
+			break;
+	tx->xstats.xdp_xmit += i;
+	tx->xstats.xdp_xmit_err += n - i;
+	if (flags & XDP_XMIT_FLUSH)
+		i82574_tx_flush(tx);
+	i82574_xdp_tx_stop(tx);
+	u64_stats_update_end(&tx->xstats.syncp);
+	__netif_tx_unlock(tx->txq);
+	return i;
+}
+
 static u32 i82574_tx_complete_pkt(struct i82574_ring *tx, u32 head, int budget)
 {
 	struct i82574_tx_buf *first = &tx->tx_buf[head];
 	u32 eop = first->eop;
 
-	napi_consume_skb(first->skb, budget);
-	first->skb = NULL;
+	i82574_tx_free(first, budget);
 	for (;; head = (head + 1) & tx->size_mask) {
 		i82574_tx_unmap(tx, &tx->tx_buf[head]);
 		if (head == eop)
@@ -285,7 +444,7 @@ static u32 i82574_tx_complete_pkt(struct i82574_ring *tx, u32 head, int budget)
 static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 {
 	u32 head = tx->head, tail = READ_ONCE(tx->tail);
-	unsigned int pkts = 0, bytes = 0;
+	unsigned int pkts = 0, bytes = 0, bql_pkts = 0, bql_bytes = 0;
 	struct i82574_tx_desc *desc;
 
 	/* pairs with smp_wmb() in i82574_tx_map() */
@@ -299,6 +458,11 @@ static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 		dma_rmb();
 		pkts += first->segs;
 		bytes += first->bytes;
+		/* BQL saw only the stack's packets */
+		if (first->type == I82574_TX_SKB) {
+			bql_pkts += first->segs;
+			bql_bytes += first->bytes;
+		}
 		head = i82574_tx_complete_pkt(tx, head, budget);
 	}
 	if (!pkts)
@@ -309,11 +473,11 @@ static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 	tx->stats.packets += pkts;
 	tx->stats.bytes += bytes;
 	u64_stats_update_end(&tx->stats.syncp);
-	netif_txq_completed_wake(tx->txq, pkts, bytes, i82574_tx_unused(tx),
-				 I82574_TX_WAKE_THRESH);
+	netif_txq_completed_wake(tx->txq, bql_pkts, bql_bytes,
+				 i82574_tx_unused(tx), I82574_TX_WAKE_THRESH);
 }
 
-/* Split whole pool pages into 2 KiB buffers here rather than through
+/* Split whole pool pages into rx->buf_size buffers here rather than through
  * page_pool_dev_alloc_frag(): page_pool_alloc_pages() is where allocation
  * failures can be injected (fail_function), as drivers/net/hw tests do.
  */
@@ -325,13 +489,13 @@ static struct page *i82574_rx_page(struct i82574_ring *rx, u32 *offset)
 		page = page_pool_dev_alloc_pages(rx->pp);
 		if (!page)
 			return NULL;
-		page_pool_fragment_page(page, I82574_RX_BUFS_PER_PAGE);
+		page_pool_fragment_page(page, PAGE_SIZE / rx->buf_size);
 		rx->frag_page = page;
 		rx->frag_off = 0;
 	}
 	*offset = rx->frag_off;
-	rx->frag_off += I82574_RX_BUF_SIZE;
-	if (rx->frag_off == I82574_RX_BUFS_PER_PAGE * I82574_RX_BUF_SIZE)
+	rx->frag_off += rx->buf_size;
+	if (rx->frag_off == PAGE_SIZE)
 		rx->frag_page = NULL;
 	return page;
 }
@@ -385,15 +549,15 @@ void i82574_fill_rx(struct i82574_ring *rx)
 }
 
 static struct sk_buff *i82574_rx_build(struct i82574_ring *rx, void *va,
-				       u32 len)
+				       u32 headroom, u32 len)
 {
 	struct sk_buff *skb;
 
-	skb = napi_build_skb(va, I82574_RX_BUF_SIZE);
+	skb = napi_build_skb(va, rx->buf_size);
 	if (!skb)
 		return NULL;
 	skb_mark_for_recycle(skb);
-	skb_reserve(skb, rx->hw_off);
+	skb_reserve(skb, headroom);
 	__skb_put(skb, len);
 	return skb;
 }
@@ -413,8 +577,8 @@ static struct sk_buff *i82574_rx_add_buf(struct i82574_napi_vector *nv,
 	 * bytes, so a frame always fits before the skb_shared_info
 	 */
 	if (!skb && eop && rx->hw_off + len +
-	    SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) <= I82574_RX_BUF_SIZE) {
-		skb = i82574_rx_build(rx, va, len);
+	    SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) <= rx->buf_size) {
+		skb = i82574_rx_build(rx, va, rx->hw_off, len);
 	} else {
 		if (!skb) {
 			skb = napi_alloc_skb(&nv->napi, I82574_RX_HDR_MAX);
@@ -423,7 +587,7 @@ static struct sk_buff *i82574_rx_add_buf(struct i82574_napi_vector *nv,
 		}
 		if (skb && skb_shinfo(skb)->nr_frags < MAX_SKB_FRAGS) {
 			skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, buf->page,
-					off, len, I82574_RX_BUF_SIZE);
+					off, len, rx->buf_size);
 		} else {
 			dev_kfree_skb_any(skb);
 			skb = NULL;
@@ -433,6 +597,102 @@ static struct sk_buff *i82574_rx_add_buf(struct i82574_napi_vector *nv,
 		page_pool_put_full_page(rx->pp, buf->page, true);
 	buf->page = NULL;
 	return skb;
+}
+
+static bool i82574_xdp_tx_queue(struct i82574_napi_vector *nv,
+				struct xdp_buff *xdp)
+{
+	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
+
+	if (!xdpf)
+		return false;
+	if (nv->xdp_tx_n == I82574_XDP_TX_BULK)
+		i82574_xdp_tx_bulk(nv);
+	nv->xdp_tx[nv->xdp_tx_n++] = xdpf;
+	return true;
+}
+
+static struct sk_buff *i82574_xdp_build_skb(struct i82574_ring *rx,
+					    struct xdp_buff *xdp)
+{
+	u32 meta = xdp->data - xdp->data_meta;
+	struct sk_buff *skb;
+
+	skb = i82574_rx_build(rx, xdp->data_hard_start,
+			      xdp->data - xdp->data_hard_start,
+			      xdp->data_end - xdp->data);
+	if (skb && meta)
+		skb_metadata_set(skb, meta);
+	return skb;
+}
+
+/* Run @prog on a whole frame in one buffer. Returns the skb for XDP_PASS,
+ * else NULL: the frame was sent on, queued for XDP_TX or dropped, and the
+ * buffer is no longer the ring's either way.
+ */
+static struct sk_buff *i82574_rx_xdp(struct i82574_napi_vector *nv,
+				     struct bpf_prog *prog,
+				     struct i82574_rx_buf *buf, u32 len)
+{
+	struct net_device *netdev = nv->priv->netdev;
+	struct i82574_ring *rx = &nv->rx;
+	struct sk_buff *skb = NULL;
+	struct xdp_buff xdp;
+	u32 act;
+
+	page_pool_dma_sync_for_cpu(rx->pp, buf->page, buf->offset + rx->hw_off,
+				   len);
+	xdp_init_buff(&xdp, rx->buf_size, &rx->xdp_rxq);
+	xdp_prepare_buff(&xdp, page_address(buf->page) + buf->offset,
+			 rx->hw_off, len, true);
+	act = bpf_prog_run_xdp(prog, &xdp);
+	switch (act) {
+	case XDP_PASS:
+		skb = i82574_xdp_build_skb(rx, &xdp);
+		rx->stats.xdp_pass++;
+		rx->stats.dropped += !skb;
+		goto recycle;
+	case XDP_TX:
+		if (i82574_xdp_tx_queue(nv, &xdp))
+			goto consumed;
+		rx->stats.xdp_tx_err++;
+		break;
+	case XDP_REDIRECT:
+		if (!xdp_do_redirect(netdev, &xdp, prog)) {
+			rx->stats.xdp_redirect++;
+			nv->xdp_redirected = true;
+			goto consumed;
+		}
+		rx->stats.xdp_redirect_err++;
+		break;
+	default:
+		bpf_warn_invalid_xdp_action(netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		rx->stats.xdp_aborted++;
+		break;
+	case XDP_DROP:
+		rx->stats.xdp_drop++;
+		goto recycle;
+	}
+	trace_xdp_exception(netdev, prog, act);
+recycle:
+	if (!skb)
+		page_pool_put_full_page(rx->pp, buf->page, true);
+consumed:
+	buf->page = NULL;
+	return skb;
+}
+
+/* After the poll's frames: XDP_TX ones posted, redirected ones sent */
+static void i82574_xdp_finish(struct i82574_napi_vector *nv)
+{
+	if (nv->xdp_tx_n)
+		i82574_xdp_tx_bulk(nv);
+	if (nv->xdp_redirected) {
+		xdp_do_flush();
+		nv->xdp_redirected = false;
+	}
 }
 
 static void i82574_rx_csum_hash(struct i82574_ring *rx, struct sk_buff *skb,
@@ -492,12 +752,23 @@ static u32 i82574_rx_deliver(struct i82574_napi_vector *nv,
 	return len;
 }
 
+/* A frame the program may see: whole in one buffer, without errors */
+static bool i82574_rx_xdp_frame(struct i82574_ring *rx, struct sk_buff *skb,
+				u32 staterr)
+{
+	return !skb && !rx->discard && (staterr & I82574_RXD_STA_EOP) &&
+	       !(staterr & I82574_RXD_ERR_FRAME);
+}
+
 static int i82574_clean_rx(struct i82574_napi_vector *nv, int budget)
 {
+	struct bpf_prog *prog = nv->rx.xdp ? READ_ONCE(nv->priv->xdp_prog) :
+					     NULL;
 	struct i82574_ring *rx = &nv->rx;
 	struct sk_buff *skb = rx->skb;
-	u32 head = rx->head, staterr;
+	u32 head = rx->head, staterr, len;
 	union i82574_rx_desc *desc;
+	struct i82574_rx_buf *buf;
 	u64 bytes = 0;
 	int done = 0;
 
@@ -508,18 +779,29 @@ static int i82574_clean_rx(struct i82574_napi_vector *nv, int budget)
 		if (!(staterr & I82574_RXD_STA_DD))
 			break;
 		dma_rmb();
-
-		if (!rx->discard) {
-			skb = i82574_rx_add_buf(nv, skb, &rx->rx_buf[head],
-						le16_to_cpu(desc->wb.length),
-						staterr & I82574_RXD_STA_EOP);
-			rx->discard = !skb;
-		} else {
-			page_pool_put_full_page(rx->pp, rx->rx_buf[head].page,
-						true);
-			rx->rx_buf[head].page = NULL;
-		}
+		buf = &rx->rx_buf[head];
+		len = le16_to_cpu(desc->wb.length);
 		head = (head + 1) & rx->size_mask;
+
+		if (prog && i82574_rx_xdp_frame(rx, skb, staterr)) {
+			done++;
+			rx->stats.packets++;
+			bytes += len;
+			skb = i82574_rx_xdp(nv, prog, buf, len);
+			if (skb)
+				i82574_rx_deliver(nv, skb, desc, staterr);
+			skb = NULL;
+			continue;
+		}
+		if (!rx->discard) {
+			skb = i82574_rx_add_buf(nv, skb, buf, len,
+						staterr & I82574_RXD_STA_EOP);
+			/* a program sees whole frames only; others go */
+			rx->discard = !skb || prog;
+		} else {
+			page_pool_put_full_page(rx->pp, buf->page, true);
+			buf->page = NULL;
+		}
 		if (!(staterr & I82574_RXD_STA_EOP))
 			continue;
 
@@ -540,6 +822,7 @@ static int i82574_clean_rx(struct i82574_napi_vector *nv, int budget)
 	rx->stats.bytes += bytes;
 	u64_stats_update_end(&rx->stats.syncp);
 
+	i82574_xdp_finish(nv);
 	rx->skb = skb;
 	rx->head = head;
 	i82574_fill_rx(rx);
@@ -650,6 +933,7 @@ static void i82574_free_ring(struct i82574_ring *ring)
 	dma_free_coherent(ring->dev, ring->size_bytes, ring->desc, ring->dma);
 }
 
+/* XDP_TX sends from the pool's pages: then they are mapped both ways */
 static int i82574_create_pp(struct i82574_dev *priv,
 			    struct i82574_napi_vector *nv, u32 size)
 {
@@ -662,14 +946,36 @@ static int i82574_create_pp(struct i82574_dev *priv,
 		.napi = &nv->napi,
 		.netdev = priv->netdev,
 		.queue_idx = nv->v_idx,
-		.dma_dir = DMA_FROM_DEVICE,
+		.dma_dir = nv->rx.xdp ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE,
 		.max_len = PAGE_SIZE,
 	};
+	int err;
 
 	nv->rx.pp = page_pool_create(&pp);
 	if (IS_ERR(nv->rx.pp))
 		return PTR_ERR(nv->rx.pp);
+	err = xdp_rxq_info_reg(&nv->rx.xdp_rxq, priv->netdev, nv->v_idx,
+			       nv->napi.napi_id);
+	if (err)
+		goto destroy_pp;
+	err = xdp_rxq_info_reg_mem_model(&nv->rx.xdp_rxq, MEM_TYPE_PAGE_POOL,
+					 nv->rx.pp);
+	if (err)
+		goto unreg_rxq;
 	return 0;
+
+unreg_rxq:
+	xdp_rxq_info_unreg(&nv->rx.xdp_rxq);
+destroy_pp:
+	page_pool_destroy(nv->rx.pp);
+	return err;
+}
+
+/* The pool's own reference goes after the one xdp_rxq_info holds */
+static void i82574_destroy_pp(struct i82574_ring *rx)
+{
+	xdp_rxq_info_unreg(&rx->xdp_rxq);
+	page_pool_destroy(rx->pp);
 }
 
 static void i82574_init_vector(struct i82574_dev *priv,
@@ -693,8 +999,8 @@ static void i82574_init_vector(struct i82574_dev *priv,
 }
 
 static struct i82574_napi_vector *
-i82574_alloc_vector(struct i82574_dev *priv, unsigned int v, u32 tx_size,
-		    u32 rx_size)
+i82574_alloc_vector(struct i82574_dev *priv, unsigned int v,
+		    const struct i82574_cfg *cfg)
 {
 	struct device *dev = &priv->pdev->dev;
 	struct i82574_napi_vector *nv;
@@ -707,13 +1013,15 @@ i82574_alloc_vector(struct i82574_dev *priv, unsigned int v, u32 tx_size,
 	netif_napi_set_irq(&nv->napi,
 			   pci_irq_vector(priv->pdev, priv->msix ? v + 1 : 0));
 
-	if (i82574_alloc_ring(dev, &nv->tx, tx_size,
+	if (i82574_alloc_ring(dev, &nv->tx, cfg->tx_size,
 			      sizeof(struct i82574_tx_buf)))
 		goto napi_del;
-	if (i82574_alloc_ring(dev, &nv->rx, rx_size,
+	if (i82574_alloc_ring(dev, &nv->rx, cfg->rx_size,
 			      sizeof(struct i82574_rx_buf)))
 		goto free_tx;
-	if (i82574_create_pp(priv, nv, rx_size))
+	nv->rx.xdp = cfg->xdp;
+	nv->rx.buf_size = cfg->xdp ? PAGE_SIZE : I82574_RX_BUF_SIZE;
+	if (i82574_create_pp(priv, nv, cfg->rx_size))
 		goto free_rx;
 	return nv;
 
@@ -728,12 +1036,12 @@ napi_del:
 }
 
 int i82574_alloc_vectors(struct i82574_dev *priv, struct i82574_napi_vector **nv,
-			 unsigned int num, u32 tx_size, u32 rx_size)
+			 const struct i82574_cfg *cfg)
 {
 	unsigned int v;
 
-	for (v = 0; v < num; v++) {
-		nv[v] = i82574_alloc_vector(priv, v, tx_size, rx_size);
+	for (v = 0; v < cfg->num_qp; v++) {
+		nv[v] = i82574_alloc_vector(priv, v, cfg);
 		if (!nv[v])
 			goto free_vectors;
 	}
@@ -756,7 +1064,7 @@ void i82574_free_vectors(struct i82574_napi_vector **nv, unsigned int num)
 	unsigned int v;
 
 	for (v = 0; v < num; v++) {
-		page_pool_destroy(nv[v]->rx.pp);
+		i82574_destroy_pp(&nv[v]->rx);
 		i82574_free_ring(&nv[v]->rx);
 		i82574_free_ring(&nv[v]->tx);
 		netif_napi_del(&nv[v]->napi);
@@ -773,7 +1081,10 @@ void i82574_clean_rings(struct i82574_napi_vector *nv)
 
 	for (i = 0; i <= tx->size_mask; i++) {
 		i82574_tx_unmap(tx, &tx->tx_buf[i]);
-		dev_kfree_skb_any(tx->tx_buf[i].skb);
+		if (tx->tx_buf[i].type == I82574_TX_SKB)
+			dev_kfree_skb_any(tx->tx_buf[i].skb);
+		else if (tx->tx_buf[i].xdpf)
+			i82574_tx_free(&tx->tx_buf[i], 0);
 		tx->tx_buf[i].skb = NULL;
 	}
 	netdev_tx_reset_queue(tx->txq);
@@ -789,8 +1100,8 @@ void i82574_clean_rings(struct i82574_napi_vector *nv)
 		rx->rx_buf[i].page = NULL;
 	}
 	/* the references of the buffers not handed out yet */
-	for (; rx->frag_page && rx->frag_off < I82574_RX_BUFS_PER_PAGE *
-	     I82574_RX_BUF_SIZE; rx->frag_off += I82574_RX_BUF_SIZE)
+	for (; rx->frag_page && rx->frag_off < PAGE_SIZE;
+	     rx->frag_off += rx->buf_size)
 		page_pool_put_full_page(rx->pp, rx->frag_page, false);
 	rx->frag_page = NULL;
 	dev_kfree_skb_any(rx->skb);

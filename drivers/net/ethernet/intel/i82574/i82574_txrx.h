@@ -8,9 +8,11 @@
 #include <linux/sizes.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/types.h>
+#include <net/xdp.h>
 
 #include "i82574_csr.h"
 
+struct i82574_cfg;
 struct i82574_dev;
 
 #define I82574_MAX_QP			2
@@ -35,14 +37,23 @@ struct i82574_dev;
 #define I82574_TX_WAKE_THRESH		(2 * I82574_TX_DESC_NEEDED)
 
 #define I82574_RX_BUF_SIZE		2048
-#define I82574_RX_BUFS_PER_PAGE		(PAGE_SIZE / I82574_RX_BUF_SIZE)
 #define I82574_RX_HEADROOM		NET_SKB_PAD
 #define I82574_RX_HDR_MAX		256
 #define I82574_RX_REFILL_BATCH		16
+/* XDP_TX frames one poll may queue: its whole budget */
+#define I82574_XDP_TX_BULK		NAPI_POLL_WEIGHT
+
+/* What a TX slot's first buffer carries, and how it is given back */
+enum i82574_tx_type {
+	I82574_TX_SKB,
+	I82574_TX_XDP_TX,	/* page_pool page of this vector's RX ring */
+	I82574_TX_XDP_XMIT,	/* frame from ndo_xdp_xmit, mapped here */
+};
 
 /**
  * struct i82574_tx_buf - shadow of one TX descriptor slot
- * @skb: packet, set on the first slot of a packet
+ * @skb: packet, set on the first slot of a packet (@type I82574_TX_SKB)
+ * @xdpf: XDP frame, on the first slot instead of @skb (other types)
  * @dma: DMA address of a mapping that starts at this slot
  * @len: length of that mapping, 0 if the slot maps nothing
  * @eop: index of the packet's last slot (first slot only)
@@ -51,19 +62,23 @@ struct i82574_dev;
  * @is_page: the mapping was made with skb_frag_dma_map()
  */
 struct i82574_tx_buf {
-	struct sk_buff *skb;
+	union {
+		struct sk_buff *skb;
+		struct xdp_frame *xdpf;
+	};
 	dma_addr_t dma;
 	u32 len;
 	u16 eop;
 	u16 segs;
 	u32 bytes;
 	bool is_page;
+	u8 type;
 };
 
 /**
  * struct i82574_rx_buf - shadow of one RX descriptor slot
  * @page: page_pool page the buffer lives in
- * @offset: start of the 2 KiB fragment within @page
+ * @offset: start of the buffer within @page
  */
 struct i82574_rx_buf {
 	struct page *page;
@@ -87,6 +102,15 @@ struct i82574_queue_stats {
 	u64 vlan_tx;		/* tags the device inserted */
 	u64 vlan_rx;		/* tags the device stripped */
 	u64 tso;		/* TSO packets handed to the device */
+	u64 xdp_pass;		/* RX: the program's verdicts */
+	u64 xdp_drop;
+	u64 xdp_aborted;	/* XDP_ABORTED and invalid actions */
+	u64 xdp_redirect;
+	u64 xdp_redirect_err;
+	u64 xdp_tx;		/* TX: XDP_TX frames posted */
+	u64 xdp_tx_err;		/* TX: XDP_TX frames with no room */
+	u64 xdp_xmit;		/* TX: ndo_xdp_xmit frames posted */
+	u64 xdp_xmit_err;
 	struct u64_stats_sync syncp;
 };
 
@@ -105,12 +129,15 @@ struct i82574_ring {
 	u32 pkt_cmd;			/* TX: VLE for the packet being built */
 	u16 q_idx;
 	u16 hw_off;			/* RX: data offset inside a buffer */
+	u16 buf_size;			/* RX: buffer (and truesize) */
+	bool xdp;			/* RX: XDP layout, one buffer a page */
 	struct page_pool *pp;		/* RX only */
 	struct page *frag_page;		/* RX: page with buffers left */
 	u32 frag_off;			/* RX: next buffer in frag_page */
 	struct sk_buff *skb;		/* RX: packet spanning descriptors */
 	struct netdev_queue *txq;	/* TX only */
 	bool discard;			/* RX: drop until end of packet */
+	struct xdp_rxq_info xdp_rxq;	/* RX only */
 	struct i82574_queue_stats stats;
 	struct i82574_queue_stats xstats;	/* TX: written by xmit */
 
@@ -132,6 +159,9 @@ struct i82574_ring {
  * @events: interrupts seen, fed to lib/dim
  * @rx_usecs: current RX moderation
  * @tx_usecs: current TX moderation
+ * @xdp_redirected: a frame of this poll went to xdp_do_redirect()
+ * @xdp_tx_n: frames in @xdp_tx
+ * @xdp_tx: XDP_TX frames of this poll, posted to @tx once at its end
  */
 struct i82574_napi_vector {
 	struct napi_struct napi;
@@ -144,6 +174,9 @@ struct i82574_napi_vector {
 	u16 events;
 	u16 rx_usecs;
 	u16 tx_usecs;
+	bool xdp_redirected;
+	u16 xdp_tx_n;
+	struct xdp_frame *xdp_tx[I82574_XDP_TX_BULK];
 };
 
 static inline u32 i82574_ring_unused(u32 head, u32 tail, u32 mask)
@@ -171,8 +204,10 @@ unsigned int i82574_tx_descs_for_len(unsigned int len);
 netdev_tx_t i82574_xmit_frame(struct sk_buff *skb, struct net_device *dev);
 void i82574_xmit_flush(struct net_device *dev, struct netdev_queue *txq);
 int i82574_poll(struct napi_struct *napi, int budget);
+int i82574_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
+		    u32 flags);
 int i82574_alloc_vectors(struct i82574_dev *priv, struct i82574_napi_vector **nv,
-			 unsigned int num, u32 tx_size, u32 rx_size);
+			 const struct i82574_cfg *cfg);
 void i82574_free_vectors(struct i82574_napi_vector **nv, unsigned int num);
 void i82574_fold_ring_stats(struct i82574_queue_stats *base,
 			    struct i82574_ring *ring);
