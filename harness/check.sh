@@ -77,8 +77,9 @@ DEBUG_SMP_TESTS=(
 	# socat 5 s to listen, and once it raises, bkg(exit_wait=True) waits
 	# for a listener that nobody connects to.
 	"$SEL/upstream_py.sh"
-	# native XDP, every action; xdp_exception counted (this kernel traces)
-	"DRIVER=i82574:$SEL/xdp.sh"
+	# native XDP, every action; xdp_exception counted (this kernel traces);
+	# the RTC alarm 15 s ahead of its suspend, as for pm.sh
+	"SLEEP_WAKE_SECS=15,DRIVER=i82574:$SEL/xdp.sh"
 )
 # without MSI (pci=nomsi): one queue pair on a legacy interrupt
 PERF_NOMSI_TESTS=(
@@ -112,9 +113,6 @@ PERF_TESTS=(
 	"$SEL/i82574_basic.sh"
 	# VLAN offloads, filter and ethtool -K toggles under traffic
 	"$SEL/vlan.sh"
-	# XDP: e1000e generic (the baseline), i82574 native
-	"DRIVER=e1000e:$SEL/xdp.sh"
-	"DRIVER=i82574:$SEL/xdp.sh"
 	"$SEL/upstream_py.sh"
 	# dispatch_limit's no-strand oracle on a netdevsim pair, then the same
 	# cases through i82574 (NETIF; the netdevsim-only ones skip)
@@ -134,6 +132,10 @@ PERF_TESTS=(
 	# guest, so these come after aer.sh.
 	"$SEL/pm.sh"
 	"DRIVER=e1000e:$SEL/pm.sh"
+	# XDP: e1000e generic (the baseline), i82574 native; a system suspend
+	# each, so after aer.sh
+	"DRIVER=e1000e:$SEL/xdp.sh"
+	"DRIVER=i82574:$SEL/xdp.sh"
 )
 steps=(deps harness tree patches perf checkpatch debug static distro splat shutdown vm-perf vm-nomsi vm-debug)
 [ $# -gt 0 ] && steps=("$@")
