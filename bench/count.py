@@ -26,7 +26,9 @@ pkt", better "lower", the raw counts beside), and the interrupts a second
 
 Forwarding also gets the router's own figures ("fwd-rtr"): the MMIO and
 interrupts of its two NICs per packet the sink received, so that the
-source's doorbells (pktgen, one per frame) do not hide the router's.
+source's doorbells (pktgen, one per frame) do not hide the router's. The
+XDP case gets the same for each of its windows ("xdp-drop-rtr", ...), per
+frame the router's NIC 1, where the program runs, received.
 """
 import json
 import os
@@ -205,6 +207,26 @@ def router(r, bg):
     emit(r, "ops fwd-rtr: irq/s", c["irq"] / r["secs"], bg, {"forwarded": fwd}, "per s")
 
 
+def xdp_router(r, bg):
+    """The XDP case's router NICs' figures per frame its NIC 1 received
+    (where the program runs): the source's pktgen doorbells apart"""
+    nics = r.get("nics") or {}
+    if not all(k in nics for k in ROUTER):
+        return
+    got = net_of_idle(nics["rin"]["rx"], bg, lambda b: b["nics"]["rin"]["rx"], r["secs"])
+    if got < 20:
+        return
+    c = {}
+    for k in MMIO_ROWS:
+        c[k] = net_of_idle(sum(r["by_nic"][n][k] for n in ROUTER), bg,
+                           lambda b, k=k: sum(b["by_nic"][n][k] for n in ROUTER), r["secs"])
+    c["irq"] = net_of_idle(guest(r, "irq", ROUTER), bg, lambda b: guest(b, "irq", ROUTER),
+                           r["secs"])
+    sums(c)
+    for k in ROWS:
+        emit(r, "ops %s-rtr: %s" % (r["metric"], k), c[k] / got, bg, {"rin_frames": got})
+
+
 def moved(r):
     """A window that moved packets has doorbells and received frames in
     its trace: none means an event the count needs was not logged"""
@@ -283,7 +305,8 @@ def main():
         if r["case"] == "idle":
             continue
         drv = r["variant"].split("-")[0]
-        bg = idle.get((r["round"], drv, "idle-fwd" if r["case"] == "fwd" else "idle-pair"))
+        bg = idle.get((r["round"], drv, {"fwd": "idle-fwd", "xdp": "idle-xdp"}.get(
+            r["case"], "idle-pair")))
         net = {k: net_of_idle(r["counts"][k], bg, lambda b, k=k: b["counts"][k], r["secs"])
                for k in ROWS + EXTRA_ROWS + ["rx guest"]}
         # per frame that a NIC of the case received, by its own counters
@@ -295,6 +318,8 @@ def main():
                  {"rx_frames": pk}, "per s")
         if r["case"] == "fwd":
             router(r, bg)
+        elif r["case"] == "xdp":
+            xdp_router(r, bg)
     if errs:
         sys.exit("count.py: the trace and the guest's counters disagree:\n  " +
                  "\n  ".join(errs))

@@ -77,6 +77,13 @@ GOALS += [
      [("instr:%s" % c, "i82574", None)
       for c in ("tcp-1-tx", "tcp-2-tx", "tcp-1-rx", "tcp-2-rx", "udp64-1", "udp64-2",
                 "pktgen-b1", "pktgen-b16", "qxmit-t1", "fwd")], "<=", 0.90, "all"),
+    # XDP (bench/guest/run.sh case_xdp): i82574 native against e1000e's
+    # generic XDP, the source's instructions taken off ("-rx")
+    ("XDP_DROP: guest instructions per frame, receiving side, <= 1/3 of e1000e's generic XDP",
+     [("instr:xdp-drop-rx", "i82574", None)], "<=", 1 / 3, "all"),
+    ("XDP_DROP, XDP_TX, redirect: frame rate >= e1000e's generic XDP",
+     [("xdp-drop-rcvd", "i82574", None), ("xdp-tx-rcvd", "i82574", None),
+      ("xdp-redirect-rcvd", "i82574", None)], ">=", 1.0, "all"),
 ]
 # the coalescing variants (BENCH_VARIANTS, bench/guest/run.sh), against the
 # same goals as plain i82574; a goal none of whose figures ran is left out
@@ -95,8 +102,11 @@ for cv in ("i82574-c250", "i82574-dim"):
 LIMITS = [
     ("MMIO reads <= 1 per 1,000 packets under load (statistics reads apart)", ": rd", 0.001,
      ("rtt-idle",)),
+    # idle-xdp: two of its four NICs are e1000e's whatever the variant
     ("MMIO reads <= 1 a second per idle NIC (statistics reads included)", ": rd/s per NIC",
-     1.0, ()),
+     1.0, ("idle-xdp",)),
+    ("XDP_TX: TX doorbells (TDT) per frame <= 1/32 (router's NICs, unpaced)",
+     "xdp-tx-rtr: wr TDT", 1 / 32, ()),
 ]
 
 

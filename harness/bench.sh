@@ -10,7 +10,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL=(tcp udp64 pktgen qxmit fwd latency core)
+ALL=(tcp udp64 pktgen qxmit fwd xdp latency core)
 ROUNDS=${ROUNDS:-3}
 read -r -a CASES <<< "${*//,/ }"
 [ ${#CASES[@]} -gt 0 ] || CASES=("${ALL[@]}")

@@ -90,7 +90,12 @@ NCPU=$(getconf _NPROCESSORS_ONLN)
 # counts them at its NIC and drops them in IP without answering.
 NOBODY=198.18.0.99
 FWD_DST=10.2.0.99
-ALL_CASES="tcp udp64 pktgen qxmit latency fwd"
+ALL_CASES="tcp udp64 pktgen qxmit latency fwd xdp"
+# the xdp case's programs (xdp_actions.bpf.c, built into the image): they
+# act on UDP to XDP_PORT only
+XDP_OBJ=${BUILD:-$(dirname "$(readlink -f "$0")")/../../build}/linux/tools/testing/selftests/drivers/net/i82574/xdp_actions.bpf.o
+XDP_PORT=7357
+XDP_BURST=64
 
 progress()
 {
@@ -307,7 +312,8 @@ snap()
 # InReceives), DROP_PPS (IP InAddrErrors: frames for nobody's address),
 # PG_PPS (pktgen), and the guest CPU time (both vCPUs, both ends of the
 # wire) in microseconds per packet: CPU_US per rx_packets, CPU_US_DROP per
-# InAddrErrors (the frames for nobody that the receiver's IP saw)
+# InAddrErrors (the frames for nobody that the receiver's IP saw), CPU_US_PG
+# per frame pktgen sent
 window_calc()
 {
 	local t0 c0 r0 i0 e0 p0 t1 c1 r1 i1 e1 p1
@@ -316,13 +322,13 @@ window_calc()
 	read -r t1 c1 r1 i1 e1 p1 <<< "$2"
 	# (no process substitution: the guest has no /dev/fd)
 	RX_PKTS=$((r1 - r0))
-	read -r _ RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP <<< "$(awk -v dt=$((t1 - t0)) \
+	read -r _ RX_PPS IN_PPS DROP_PPS PG_PPS CPU_US CPU_US_DROP CPU_US_PG <<< "$(awk -v dt=$((t1 - t0)) \
 		-v dc=$((c1 - c0)) -v dr=$((r1 - r0)) -v di=$((i1 - i0)) -v de=$((e1 - e0)) \
 		-v dp=$((p1 - p0)) 'BEGIN {
 		s = dt / 1e6
 		c = dc
-		printf "%.3f %.0f %.0f %.0f %.0f %.2f %.2f\n", s, dr / s, di / s, de / s, dp / s,
-			dr ? c / dr : 0, de ? c / de : 0 }')"
+		printf "%.3f %.0f %.0f %.0f %.0f %.2f %.2f %.3f\n", s, dr / s, di / s, de / s,
+			dp / s, dr ? c / dr : 0, de ? c / de : 0, dp ? c / dp : 0 }')"
 }
 
 # pg_setup NS IFNAME THREADS MODE SIZE BURST DST DSTMAC [SRC]: IFNAME@t on
@@ -338,7 +344,8 @@ pg_setup()
 		cmds+="for i in \$(seq 300); do grep -Eq '^(Running|Stopped): +[^ ]' $PG/kpktgend_$t || break; sleep 0.1; done"$'\n'
 		cmds+="echo add_device $ifn@$t > $PG/kpktgend_$t"$'\n'
 		for c in "count 0" "xmit_mode $1" "pkt_size $2" "burst $3" \
-			 "delay ${PG_DELAY:-0}" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"}; do
+			 "delay ${PG_DELAY:-0}" "dst $4" "dst_mac $5" ${6:+"src_min $6"} ${6:+"src_max $6"} \
+			 ${PG_UDP:+"udp_dst_min $PG_UDP"} ${PG_UDP:+"udp_dst_max $PG_UDP"}; do
 			cmds+="echo '$c' > $PG/$ifn@$t"$'\n'
 		done
 	done
@@ -409,10 +416,10 @@ pg_window()
 	[ "$COUNTING" = 1 ] && sleep 0.3
 	count_off || return 1
 	window_calc "$s0" "$s1"
-	local pg=$PG_PPS
+	local pg=$PG_PPS pgus=$CPU_US_PG
 	# the CPU time over the receiver's window
 	window_calc "$r0" "$r1"
-	PG_PPS=$pg
+	PG_PPS=$pg CPU_US_PG=$pgus
 	[ "$PG_PPS" -gt 0 ]
 }
 
@@ -877,7 +884,7 @@ count_case()
 	[ "$COUNT" = 1 ] || return 0
 	case $CASE in
 	tcp) COUNT_PACE="Mbit/s $PACE_MBPS" ;;
-	latency) COUNT_PACE= ;;
+	latency | xdp) COUNT_PACE= ;;
 	esac
 	COUNTING=1
 	"case_$CASE" || rc=1
@@ -923,6 +930,8 @@ latency_run()
 # NIC 2 in fwd-rtr -> NIC 3 in fwd-sink, which counts what arrives. The
 # knob variants set the router's egress (NIC 2).
 declare -a FIF
+# fwd_up DRIVER [ENDS]: the router's NICs (1, 2) on DRIVER, the source's
+# and the sink's (0, 3) on ENDS (default: DRIVER)
 fwd_up()
 {
 	local i
@@ -930,7 +939,7 @@ fwd_up()
 	DRIVER=$1
 	COAL_SAVED=()
 	CHAN_CUT=
-	nic_bind "$DRIVER" 0 1 2 3 || return 1
+	nic_bind "${2:-$DRIVER}" 0 3 && nic_bind "$DRIVER" 1 2 || return 1
 	for i in 0 1 2 3; do
 		FIF[$i]=$(nic_ifname $i) || return 1
 	done
@@ -1079,6 +1088,104 @@ core_key_on()
 	return $rc
 }
 
+# The xdp case, on the forwarding NICs with the source's and the sink's
+# (0, 3) on e1000e for every variant, so that what they cost is the same:
+# pktgen sends UDP to XDP_PORT at the router's NIC 1, where a program
+# drops the frames (xdp-drop), sends them back to the source with the MACs
+# swapped (xdp-tx), or redirects them out of NIC 2 to the sink, which is
+# promiscuous (xdp-redirect). e1000e runs the program generically
+# (xdpgeneric), i82574 natively (xdpdrv). xdp-send is the source alone
+# (NIC 1 down): its CPU time per frame sent is taken off the others'
+# ("-rx" rows: the receiving side's cost per frame). pktgen sends bursts
+# of XDP_BURST (64) frames with one doorbell: QEMU moves a burst into NIC
+# 1's ring within that write, so a poll finds a full budget, as at line
+# rate. The counting windows run unpaced, as the timed ones: XDP_TX's
+# doorbells per frame are what a full poll gives.
+xdp_attach()
+{
+	local mode=xdpgeneric
+
+	[ "$DRIVER" = i82574 ] && mode=xdpdrv
+	ip -n fwd-rtr link set dev "${FIF[1]}" $mode off 2>/dev/null
+	ip -n fwd-rtr -force link set dev "${FIF[1]}" $mode obj "$XDP_OBJ" program "xdp_$1"
+}
+
+xdp_detach()
+{
+	ip -n fwd-rtr link set dev "${FIF[1]}" xdpgeneric off 2>/dev/null
+	ip -n fwd-rtr link set dev "${FIF[1]}" xdpdrv off 2>/dev/null
+	return 0
+}
+
+# xdp_window ACTION RXNS RXIF: one window of pktgen to XDP_PORT with
+# program ACTION on NIC 1; RXNS/RXIF count what arrives
+xdp_window()
+{
+	PG_UDP=$XDP_PORT pg_setup fwd-src "${FIF[0]}" 1 start_xmit 60 $XDP_BURST "$FWD_DST" \
+		"$FWD_MAC" 10.1.0.1 || return 1
+	pg_window fwd-src "$2" "$3" "${FIF[0]}@0" || return 1
+	pg_clear fwd-src
+}
+
+# xdp_rx_cost: the receiving side's CPU time per received frame: the
+# window's time less the source's (XDP_SEND_US per frame sent)
+xdp_rx_cost()
+{
+	awk -v c="$CPU_US" -v s="$XDP_SEND_US" -v p="$PG_PPS" -v r="$RX_PPS" \
+		'BEGIN { printf "%.2f", r ? c - s * p / r : 0 }'
+}
+
+case_xdp()
+{
+	if [ "$COUNTING" = 0 ]; then
+		ip -n fwd-rtr link set dev "${FIF[1]}" down || return 1
+		xdp_window send fwd-src none || return 1
+		ip -n fwd-rtr link set dev "${FIF[1]}" up && links_up fwd-rtr "${FIF[1]}" ||
+			return 1
+		XDP_SEND_US=$CPU_US_PG
+		emit xdp-send-sent pps higher "$PG_PPS"
+		emit cpu:xdp-send us/pkt lower "$XDP_SEND_US"
+	fi
+
+	xdp_attach drop && xdp_window drop fwd-rtr "${FIF[1]}" || return 1
+	emit xdp-drop-rcvd pps higher "$RX_PPS"
+	emit cpu:xdp-drop us/pkt lower "$CPU_US"
+	[ "$COUNTING" = 1 ] || emit cpu:xdp-drop-rx us/pkt lower "$(xdp_rx_cost)"
+
+	xdp_attach tx && xdp_window tx fwd-src "${FIF[0]}" || return 1
+	emit xdp-tx-rcvd pps higher "$RX_PPS"
+	emit cpu:xdp-tx us/pkt lower "$CPU_US"
+	[ "$COUNTING" = 1 ] || emit cpu:xdp-tx-rx us/pkt lower "$(xdp_rx_cost)"
+
+	xdp_attach redirect && xdp_port_set || return 1
+	xdp_window redirect fwd-sink "${FIF[3]}" || return 1
+	emit xdp-redirect-rcvd pps higher "$RX_PPS"
+	emit cpu:xdp-redirect us/pkt lower "$CPU_US"
+	[ "$COUNTING" = 1 ] || emit cpu:xdp-redirect-rx us/pkt lower "$(xdp_rx_cost)"
+	xdp_detach
+}
+
+# xdp_port_set: NIC 2 as the redirect target, in the devmap (xdp_port,
+# not pinned: libbpf 1.1 cannot reuse a pinned devmap) of NIC 1's program
+xdp_port_set()
+{
+	local l id i re='prog/xdp id ([0-9]+)' mre='map_ids ([0-9,]+)'
+
+	[[ $(ip -n fwd-rtr -d link show dev "${FIF[1]}") =~ $re ]] || return 1
+	[[ $(bpftool prog show id "${BASH_REMATCH[1]}") =~ $mre ]] || return 1
+	i=$(ip -n fwd-rtr -o link show dev "${FIF[2]}" | cut -d: -f1)
+	for id in ${BASH_REMATCH[1]//,/ }; do
+		l=$(bpftool map show id "$id") || return 1
+		[[ $l == *devmap*xdp_port* ]] || continue
+		# in the router's namespace: the kernel looks the ifindex up in
+		# the caller's
+		ns_do fwd-rtr bpftool map update id "$id" key 0 0 0 0 value \
+			$((i & 255)) $((i >> 8 & 255)) $((i >> 16 & 255)) $((i >> 24))
+		return
+	done
+	return 1
+}
+
 # variants CASE DRIVER: what to measure on DRIVER's binding: the case's
 # usual variants or, with BENCH_VARIANTS, those of them it names and then
 # the coalescing variants it names (i82574-cN, i82574-dim: every case)
@@ -1093,6 +1200,7 @@ variants()
 		tcp) all="i82574 i82574-notso" ;;
 		qxmit) all="i82574 i82574-dl64" ;;
 		fwd) all="i82574 i82574-dl8 i82574-dl64" ;;
+		xdp) all=i82574 ;;
 		latency) all="i82574 i82574-nobql" ;;
 		*) all=i82574 ;;
 		esac
@@ -1140,9 +1248,13 @@ for d in e1000e i82574; do
 	[ -d "/sys/bus/pci/drivers/$d" ] || fail "driver $d is not in this kernel"
 done
 OLD_QDISC=$(sysctl -n net.core.default_qdisc)
-pair_cases=() fwd=0
+pair_cases=() fwd=0 xdp=0
 for CASE in "$@"; do
-	if [ "$CASE" = fwd ]; then fwd=1; else pair_cases+=("$CASE"); fi
+	case $CASE in
+	fwd) fwd=1 ;;
+	xdp) xdp=1 ;;
+	*) pair_cases+=("$CASE") ;;
+	esac
 done
 for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 	for drv in e1000e i82574; do
@@ -1186,6 +1298,19 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
 					  fwd-rtr "${FIF[2]}" fwd-sink "${FIF[3]}"
 			done
 			pg_clear fwd-src
+			fwd_down
+		fi
+		if [ $xdp = 1 ]; then
+			CASE=xdp
+			progress "round $ROUND/$ROUNDS: $drv on NICs 1-2 (e1000e on 0, 3), XDP"
+			fwd_up $drv e1000e || fail "XDP setup on $drv"
+			ip -n fwd-sink link set dev "${FIF[3]}" promisc on || fail "sink promisc"
+			count_idle idle-xdp || fail "idle count on $drv"
+			for VARIANT in $(variants xdp $drv); do
+				case_xdp || fail "xdp on $VARIANT"
+				count_case || fail "counting xdp on $VARIANT"
+			done
+			xdp_detach
 			fwd_down
 		fi
 	done
