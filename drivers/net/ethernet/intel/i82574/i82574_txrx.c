@@ -352,9 +352,14 @@ static bool i82574_xdp_xmit_one(struct i82574_ring *tx, struct xdp_frame *xdpf)
 	return true;
 }
 
-/* After XDP frames: stop the stack's queue if they took its room */
-static void i82574_xdp_tx_stop(struct i82574_ring *tx)
+/* After XDP frames: stop the stack's queue if they took its room. The
+ * queue is the stack's too: its watchdog, which sees it stopped, must
+ * see that it transmits.
+ */
+static void i82574_xdp_tx_stop(struct i82574_ring *tx, unsigned int sent)
 {
+	if (sent)
+		txq_trans_cond_update(tx->txq);
 	if (!netif_txq_maybe_stop(tx->txq, i82574_tx_unused(tx),
 				  I82574_TX_DESC_NEEDED, I82574_TX_WAKE_THRESH))
 		tx->xstats.stop++;
@@ -379,7 +384,7 @@ static void i82574_xdp_tx_bulk(struct i82574_napi_vector *nv)
 	tx->xstats.xdp_tx += sent;
 	tx->xstats.xdp_tx_err += nv->xdp_tx_n - sent;
 	i82574_tx_flush(tx);
-	i82574_xdp_tx_stop(tx);
+	i82574_xdp_tx_stop(tx, sent);
 	u64_stats_update_end(&tx->xstats.syncp);
 	__netif_tx_unlock(tx->txq);
 	nv->xdp_tx_n = 0;
@@ -421,7 +426,7 @@ int i82574_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames,
 	tx->xstats.xdp_xmit_err += n - i;
 	if (flags & XDP_XMIT_FLUSH)
 		i82574_tx_flush(tx);
-	i82574_xdp_tx_stop(tx);
+	i82574_xdp_tx_stop(tx, i);
 	u64_stats_update_end(&tx->xstats.syncp);
 	__netif_tx_unlock(tx->txq);
 	return i;
@@ -444,7 +449,7 @@ static u32 i82574_tx_complete_pkt(struct i82574_ring *tx, u32 head, int budget)
 static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 {
 	u32 head = tx->head, tail = READ_ONCE(tx->tail);
-	unsigned int pkts = 0, bytes = 0, bql_pkts = 0, bql_bytes = 0;
+	unsigned int pkts = 0, bytes = 0, bql_bytes = 0;
 	struct i82574_tx_desc *desc;
 
 	/* pairs with smp_wmb() in i82574_tx_map() */
@@ -459,10 +464,8 @@ static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 		pkts += first->segs;
 		bytes += first->bytes;
 		/* BQL saw only the stack's packets */
-		if (first->type == I82574_TX_SKB) {
-			bql_pkts += first->segs;
+		if (first->type == I82574_TX_SKB)
 			bql_bytes += first->bytes;
-		}
 		head = i82574_tx_complete_pkt(tx, head, budget);
 	}
 	if (!pkts)
@@ -473,7 +476,13 @@ static void i82574_clean_tx(struct i82574_ring *tx, int budget)
 	tx->stats.packets += pkts;
 	tx->stats.bytes += bytes;
 	u64_stats_update_end(&tx->stats.syncp);
-	netif_txq_completed_wake(tx->txq, bql_pkts, bql_bytes,
+	/* The wake needs the completed packets, XDP frames included (they
+	 * may have stopped the queue), and a barrier after the new head,
+	 * which BQL gives only for bytes it counted
+	 */
+	if (!bql_bytes)
+		smp_mb(); /* pairs with netif_txq_try_stop()'s */
+	netif_txq_completed_wake(tx->txq, pkts, bql_bytes,
 				 i82574_tx_unused(tx), I82574_TX_WAKE_THRESH);
 }
 

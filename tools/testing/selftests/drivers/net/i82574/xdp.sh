@@ -25,7 +25,9 @@
 #     program refused at MTU 3000 (i82574 native);
 #   - XDP_REDIRECT through a DEVMAP from NIC 0 to NIC 2 (NIC 3, in a
 #     namespace of its own with NIC 0's MAC address, counts them), both
-#     $DRIVER, then from a NIC 0 of the other driver (generic XDP).
+#     $DRIVER, then from a NIC 0 of the other driver (generic XDP); and
+#     12 s of the peer's bursts redirected to NIC 2, more than its ring
+#     takes: no TX watchdog timeout there, during or after.
 # XDP_MODE=xdpgeneric runs i82574 in generic mode (the core runs the
 # program; the driver's XDP counters are then not checked).
 
@@ -41,6 +43,7 @@ fi
 XDP_N=${XDP_N:-500}
 XDP_SWAP_N=${XDP_SWAP_N:-2000}
 XDP_TDT_N=${XDP_TDT_N:-1024}
+XDP_LOAD_SECS=${XDP_LOAD_SECS:-12}
 # at most one TDT write per this many XDP_TX frames (native XDP only)
 XDP_TDT_BATCH=${XDP_TDT_BATCH:-32}
 XDP_PORT=7357
@@ -457,7 +460,8 @@ coal_restore()
 # Natively the peer (i82574, which counts its doorbells) sends bursts of
 # XDP_TDT_BATCH * 2 frames with one doorbell each: QEMU moves a whole burst
 # into NIC 0's ring within that one register write, so a poll finds a full
-# budget however fast the guest runs (no rate in the outcome).
+# budget however fast the guest runs (no rate in the outcome). Generically
+# the frames come one at a time, 50 us apart.
 tdt_case()
 {
 	local pd t p0 lo hi rc=0
@@ -480,7 +484,10 @@ tdt_case()
 	if [ "$XDP_MODE" = xdpdrv ] && [ "$PEER_DBS_KIND" = tx_doorbells ]; then
 		peer_pg_setup "$XDP_TDT_N" 0 $((XDP_TDT_BATCH * 2)) || rc=1
 	else
-		peer_pg_setup "$XDP_TDT_N" || rc=1
+		# 50 us apart: generic XDP_TX goes through the driver's xmit,
+		# whose ring (e1000e: 256) must not fill within one 2 ms
+		# interrupt interval, or frames are dropped
+		peer_pg_setup "$XDP_TDT_N" 50000 || rc=1
 	fi
 	pd=$(peer_dbs) && reg_trace_on e1000e_core_write && pd+=" $(peer_dbs)" || rc=1
 	if [ $rc = 0 ]; then
@@ -794,6 +801,39 @@ redirect_case()
 	return $rc
 }
 
+# redirect_load_case: XDP_LOAD_SECS of the peer's bursts (64 frames, one
+# doorbell) redirected from NIC 0 to NIC 2, more than NIC 2's ring takes,
+# so that XDP frames stop NIC 2's stack queue again and again: its TX
+# watchdog (5 s, two checks in 12 s) must see the queue transmit, though
+# the stack sends nothing there, and find it running 6 s after. Not
+# exact: NIC 2 may refuse frames.
+redirect_load_case()
+{
+	local rc=0 s0 ds l
+
+	splat_mark
+	xdp_on "$IF_A" xdp_redirect "$XDP_MODE" || { ktap_print_msg "$XDP_ERR"; return 1; }
+	rd "/sys/class/net/$IF_C/ifindex" && devmap_set "$IF_A" "$RD" || return 1
+	s0=$(addr_err "$SINK_NS") || return 1
+	peer_pg_setup 0 0 64 || return 1
+	peer_pg_start
+	sleep "$XDP_LOAD_SECS"
+	# the writer of "start" returns when the run stops
+	kill -TERM "$PG_W" 2>/dev/null
+	peer_pg_ran || ip netns exec "$PEER_NS" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	peer_pg_wait || rc=1
+	# a queue left stopped would time out within one more period
+	sleep 6
+	ds=$(($(addr_err "$SINK_NS") - s0))
+	ktap_print_msg "redirect load: ${SENT:-?} frames in $XDP_LOAD_SECS s, NIC 3's IP got $ds"
+	l=$(dmesg | sed -n "/$SPLAT_MARK/,\$p" | grep 'NETDEV WATCHDOG')
+	[ -z "$l" ] || { ktap_print_msg "dmesg: $l"; rc=1; }
+	[ "$ds" -gt 0 ] || rc=1
+	splat_none || rc=1
+	xdp_off "$IF_A"
+	return $rc
+}
+
 # devmap_set IF IFINDEX: the devmap of IF's program (xdp_port, found
 # through the program's map IDs) sends to IFINDEX
 devmap_set()
@@ -865,7 +905,7 @@ if [ ! -r "$XDP_OBJ" ]; then
 	ktap_skip_all "no $XDP_OBJ (built from xdp_actions.bpf.c)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 17
+ktap_set_plan 18
 trap cleanup EXIT
 ktap_print_msg "$DRIVER, $XDP_MODE; $XDP_N frames a case; $XDP_OBJ"
 
@@ -947,10 +987,13 @@ fi
 if sink_setup; then
 	run_case "XDP_REDIRECT from NIC 0 to NIC 2, both $DRIVER" \
 		redirect_case "redirect $DRIVER to $DRIVER" "$DRIVER" "$XDP_MODE"
+	run_case "XDP_REDIRECT under load: no TX watchdog timeout on NIC 2" \
+		redirect_load_case
 	run_case "XDP_REDIRECT from a $OTHER NIC 0 (generic) to a $DRIVER NIC 2" \
 		redirect_case "redirect $OTHER to $DRIVER" "$OTHER" xdpgeneric
 else
 	ktap_test_fail "XDP_REDIRECT from NIC 0 to NIC 2, both $DRIVER"
+	ktap_test_fail "XDP_REDIRECT under load: no TX watchdog timeout on NIC 2"
 	ktap_test_fail "XDP_REDIRECT from a $OTHER NIC 0 (generic) to a $DRIVER NIC 2"
 fi
 ktap_finished
