@@ -187,33 +187,15 @@ def guest(r, key, roles=None):
     return sum(v[key] for k, v in (r.get("nics") or {}).items() if roles is None or k in roles)
 
 
-def router(r, bg):
-    """The forwarding router's figures per packet the sink received"""
+def router(r, bg, name, per, extra):
+    """The router's NICs' figures (ROUTER) per frame the NIC PER received,
+    as "ops NAME: ...": the forwarding case's per packet the sink got
+    (fwd-rtr), the XDP case's per frame its NIC 1 got, where the program
+    runs (xdp-*-rtr), so that the source's pktgen doorbells stay apart"""
     nics = r.get("nics") or {}
-    if not all(k in nics for k in ROUTER + ("sink",)):
+    if not all(k in nics for k in ROUTER + (per,)):
         return
-    fwd = net_of_idle(nics["sink"]["rx"], bg, lambda b: b["nics"]["sink"]["rx"], r["secs"])
-    if fwd < 20:
-        return
-    c = {}
-    for k in MMIO_ROWS:
-        c[k] = net_of_idle(sum(r["by_nic"][n][k] for n in ROUTER), bg,
-                           lambda b, k=k: sum(b["by_nic"][n][k] for n in ROUTER), r["secs"])
-    c["irq"] = net_of_idle(guest(r, "irq", ROUTER), bg, lambda b: guest(b, "irq", ROUTER),
-                           r["secs"])
-    sums(c)
-    for k in ROWS:
-        emit(r, "ops fwd-rtr: %s" % k, c[k] / fwd, bg, {"forwarded": fwd})
-    emit(r, "ops fwd-rtr: irq/s", c["irq"] / r["secs"], bg, {"forwarded": fwd}, "per s")
-
-
-def xdp_router(r, bg):
-    """The XDP case's router NICs' figures per frame its NIC 1 received
-    (where the program runs): the source's pktgen doorbells apart"""
-    nics = r.get("nics") or {}
-    if not all(k in nics for k in ROUTER):
-        return
-    got = net_of_idle(nics["rin"]["rx"], bg, lambda b: b["nics"]["rin"]["rx"], r["secs"])
+    got = net_of_idle(nics[per]["rx"], bg, lambda b: b["nics"][per]["rx"], r["secs"])
     if got < 20:
         return
     c = {}
@@ -224,7 +206,9 @@ def xdp_router(r, bg):
                            r["secs"])
     sums(c)
     for k in ROWS:
-        emit(r, "ops %s-rtr: %s" % (r["metric"], k), c[k] / got, bg, {"rin_frames": got})
+        emit(r, "ops %s: %s" % (name, k), c[k] / got, bg, {extra: got})
+    if r["case"] == "fwd":
+        emit(r, "ops %s: irq/s" % name, c["irq"] / r["secs"], bg, {extra: got}, "per s")
 
 
 def moved(r):
@@ -317,9 +301,9 @@ def main():
             emit(r, "ops %s: irq/s" % r["metric"], net["irq"] / r["secs"], bg,
                  {"rx_frames": pk}, "per s")
         if r["case"] == "fwd":
-            router(r, bg)
+            router(r, bg, "fwd-rtr", "sink", "forwarded")
         elif r["case"] == "xdp":
-            xdp_router(r, bg)
+            router(r, bg, r["metric"] + "-rtr", "rin", "rin_frames")
     if errs:
         sys.exit("count.py: the trace and the guest's counters disagree:\n  " +
                  "\n  ".join(errs))
