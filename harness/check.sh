@@ -169,6 +169,7 @@ NOTES=$RES/.notes
 : > "$RES/.over"
 : > "$RES/.splats"
 : > "$RES/.times"
+: > "$RES/.lanes"
 t_all=$SECONDS
 
 # note pass|fail|skip WHAT: one result; appended to a file so that steps
@@ -422,7 +423,12 @@ if [ $host_ok = 1 ]; then
 	start_lane_a
 	lane_b
 fi
-[ -n "$lane_a_pid" ] && wait "$lane_a_pid"
+# a lane that died (a signal, an unbound variable) fails the run; the boots
+# it did not finish have no verdict, which tally.sh fails too
+if [ -n "$lane_a_pid" ]; then
+	wait "$lane_a_pid"
+	echo "A $?" >> "$RES/.lanes"
+fi
 # the boot of two vCPUs last, alone, multi-threaded
 if [ $host_ok = 1 ] && want vm-debug && [ "$debug_ok" = 1 ]; then
 	debug_boot debug-smp
@@ -431,9 +437,6 @@ fi
 echo
 echo "QEMU: $(qemu-system-x86_64 --version | head -n 1)"
 echo "make check: $(((SECONDS - t_all) / 60)) min $(((SECONDS - t_all) % 60)) s$([ $fresh = 1 ] && echo ' (empty ccache)')"
-cp "$NOTES" "$RES/summary.txt"
-passed=$(grep -c '^pass' "$NOTES")
-failed=$(grep -c '^fail' "$NOTES")
 # each step's time on one line (CI keeps only the tail of the output)
 echo "steps (s): $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$RES/.times")"
 if [ -s "$RES/.over" ]; then
@@ -445,9 +448,9 @@ if [ -s "$RES/.splats" ]; then
 	echo "splats:"
 	cat "$RES/.splats"
 fi
-if [ "$failed" -gt 0 ]; then
-	echo "failed:"
-	grep '^fail' "$NOTES" | sed 's/^fail */  /'
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# every boot the manifest names for the steps run has its verdict, every
+# lane ended well; the failures last, then "N passed, N failed"
+"$TOP/harness/tally.sh" "$RES" "$TOP/harness/manifest" "${steps[@]}"
+rc=$?
+cp "$NOTES" "$RES/summary.txt"
+exit $rc

@@ -5,8 +5,10 @@
 
 Each DIR/ktap/<name>.tap (with <name>.rc) is one kselftest program's output;
 every top-level "ok"/"not ok" line is one test case. A program that exited
-non-zero without a failing case, or reported fewer cases than it planned,
-counts one failure more. An "ok ... # XFAIL" is a skip, not a pass.
+non-zero without a failing case, or reported fewer or more cases than it
+planned, counts one failure more. Every "not ok" is a failure, with or
+without a SKIP or XFAIL directive; an "ok ... # XFAIL" is a skip, not a
+pass.
 --console also reads the KUnit suites from a kernel log (the guest's final
 dmesg). Prints one line per case and a JSON summary on the last line; exits
 1 when a case failed (and without a summary on a bad manifest or any other
@@ -43,14 +45,14 @@ WHY_CHARS = 400
 
 
 def case_kind(m):
-    """pass, fail or skip for a RESULT match. An XFAIL is a skip, not a
-    pass (a feature the device lacks), so the manifest must allow it; a
-    "not ok" XFAIL is a failure."""
-    if m.group(5) and m.group(5).lower() == "xfail" and m.group(1) == "not ok":
+    """pass, fail or skip for a RESULT match. Every "not ok" is a failure,
+    whatever its directive: upstream's ksft.py prints "not ok ... # SKIP"
+    for a case whose checks failed before it skipped. An "ok" XFAIL is a
+    skip, not a pass (a feature the device lacks), so the manifest must
+    allow it."""
+    if m.group(1) == "not ok":
         return "fail"
-    if m.group(4):
-        return "skip"
-    return "pass" if m.group(1) == "ok" else "fail"
+    return "skip" if m.group(4) else "pass"
 
 
 def parse(lines, label):
@@ -226,6 +228,8 @@ def main():
             c = [(k, w + (" -- " + why if why else "")) for k, w, why in c3]
             if plan is not None and plan > 0 and len(c) < plan:
                 c.append(("fail", "%s: %d of %d planned cases reported" % (name, len(c), plan)))
+            if plan is not None and len(c3) > max(plan, 1):
+                c.append(("fail", "%s: %d cases reported, %d planned" % (name, len(c3), plan)))
             if rc not in (0, 4) and not any(k == "fail" for k, _ in c):
                 c.append(("fail", "%s: exited %d" % (name, rc)))
             if not c:

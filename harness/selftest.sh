@@ -7,16 +7,30 @@
 # deliberately broken results and manifests, and requires each to fail
 # the boot: a crashing ktap.py (a manifest line with an unbalanced quote,
 # a corrupt .rc file), a ktap.py without a summary, a total other than the manifest's, a
-# renamed case, an XFAIL the manifest does not allow, a failed case, and
-# run-tests.sh's status after a failing program. Good results must pass,
-# so the self-test can fail too. Host only, a few
-# seconds; KTAP output, exits 1 on any failure.
-# VERDICT=PROGRAM and RUN_TESTS=PROGRAM replace the two scripts (to show
-# what an older harness does with the same inputs).
+# renamed case, an XFAIL the manifest does not allow, a failed case, a
+# "not ok" SKIP, more cases than planned, a ktap.py swapped in from the
+# environment, and run-tests.sh's status after a failing program. Runs
+# vm.py on a fake QEMU (a script that prints what a guest's console would
+# and exits) and requires each of these boots to fail: a power-off that
+# fell back to a reset, a timeout after the job's end, a kmemleak report,
+# an unregister_netdevice wait; and a boot stopped before it started must
+# leave no earlier results to grade. Runs make check's closing count
+# (tally.sh) on results where a boot's verdict is missing or a lane died.
+# Good results must pass, so the self-test can fail too. Host only, about
+# 10 seconds; KTAP output, exits 1 on any failure.
+#
+# Usage: selftest.sh [--old DIR]
+# --old DIR runs every case against another checkout's harness folder (to
+# show what an older harness does with the same inputs); make check never
+# passes it, and nothing in the environment changes which scripts judge.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-VERDICT=${VERDICT:-$TOP/harness/boot-verdict.sh}
-RUN_TESTS=${RUN_TESTS:-$TOP/harness/guest/run-tests.sh}
+H=$TOP/harness
+if [ "${1:-}" = --old ]; then
+	H=$(cd "$2" && pwd) || exit 1
+fi
+VERDICT=$H/boot-verdict.sh
+RUN_TESTS=$H/guest/run-tests.sh
 T=$(mktemp -d /tmp/harness-selftest.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 n=0 failed=0
@@ -58,7 +72,7 @@ verdict()
 {
 	local want=$1 what=$2 why=${5:-} got=pass out
 
-	out=$("$VERDICT" "$T/m-$3" t "$T/r-$4" 2>&1) || got=fail
+	out=$("$VERDICT" ${KTAP_PROG:+--ktap "$KTAP_PROG"} "$T/m-$3" t "$T/r-$4" 2>&1) || got=fail
 	echo "# $what: $out"
 	[ $got = "$want" ] && { [ -z "$why" ] || grep -qE "$why" <<< "$out"; }
 	result $? "$what: the boot must $want"
@@ -72,7 +86,7 @@ fake_ktap()
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..29"
 
 GOOD="t good.sh 2 names=a261a6fa7a11164a 'second case'"
 results good "1..2" "ok 1 first case" "ok 2 second case # SKIP no hook"
@@ -88,10 +102,10 @@ echo "exit 1" > "$T/r-badrc/ktap/good.sh.rc"
 verdict fail "a corrupt .rc file (ktap.py raises)" good badrc 'exited 1.*ValueError'
 
 fake_ktap nosummary 'echo "pass good.sh: first case"; echo "skip good.sh: second case"'
-KTAP=$T/nosummary verdict fail "ktap.py without a summary" good good 'no summary'
+KTAP_PROG=$T/nosummary verdict fail "ktap.py without a summary" good good 'no summary'
 
 fake_ktap short 'echo "pass good.sh: first case"; echo "{\"pass\": 1, \"fail\": 0, \"skip\": 0}"'
-KTAP=$T/short verdict fail "ktap.py counted 1 case, the manifest's total is 2" good good \
+KTAP_PROG=$T/short verdict fail "ktap.py counted 1 case, the manifest's total is 2" good good \
 	'counted 1 cases, the manifest lists 2'
 
 manifest total "t good.sh 3 names=a261a6fa7a11164a 'second case'"
@@ -125,6 +139,110 @@ verdict pass "run-tests.sh's results" good run-good
 RESULTS=$T/r-run-bad "$RUN_TESTS" "$T/progs/good.sh" "$T/progs/bad.sh" > "$T/run-bad.log" 2>&1
 [ $? -ne 0 ]
 result $? "run-tests.sh: a program failed, exit non-zero"
+
+# ktap.py: a "not ok" SKIP is a failure (upstream ksft.py prints one when a
+# check failed before the case skipped), and so are more cases than planned
+results notokskip "1..2" "ok 1 first case" "not ok 2 second case # SKIP no hook"
+verdict fail "a not ok ... # SKIP" good notokskip 'second case'
+results overplan "1..1" "ok 1 first case" "ok 2 second case # SKIP no hook"
+verdict fail "2 cases reported, 1 planned" good overplan '2 cases reported, 1 planned'
+
+# the judge is the tree's: a ktap.py named in the environment is not run
+fake_ktap allpass 'echo "pass good.sh: first case"; echo "pass good.sh: second case"
+echo "{\"pass\": 2, \"fail\": 0, \"skip\": 0}"'
+KTAP=$T/allpass verdict fail "KTAP= in the environment, a failed case" good notok 'second case'
+
+# vm.py on a fake QEMU: $T/fake-NAME (shell lines) is what it does; $RES is
+# the results folder vm.py gave it (-D RES/qemu-trace.log)
+mkdir -p "$T/bin"
+printf '%s\n' '#!/bin/bash' \
+	'while [ $# -gt 0 ]; do [ "$1" = -D ] && RES=$(dirname "$2"); shift; done' \
+	'. "$FAKE"' > "$T/bin/qemu-system-x86_64"
+chmod +x "$T/bin/qemu-system-x86_64"
+: > "$T/bzImage"
+: > "$T/initrd"
+UP='echo "I82574-HARNESS: guest up after 1.0 s"'
+END='echo "I82574-HARNESS: job exit 0"'
+OFF='echo "reboot: Power down"'
+printf '%s\n' "$UP" "$END" "$OFF" > "$T/fake-good"
+printf '%s\n' "$UP" "$END" 'echo "I82574-HARNESS: power-off fallback: resetting"' \
+	'echo "sysrq: Resetting"' > "$T/fake-reset"
+printf '%s\n' "$UP" "$END" 'echo "sysrq: Resetting"' > "$T/fake-reset-quiet"
+printf '%s\n' "$UP" "$END" 'exec sleep 20' > "$T/fake-late-kill"
+printf '%s\n' "$UP" \
+	"echo 'unreferenced object 0xffff888004f1a300 (size 64):' > \"\$RES/kmemleak.txt\"" \
+	"$END" "$OFF" > "$T/fake-leak"
+printf '%s\n' "$UP" \
+	'echo "[   31.2] unregister_netdevice: waiting for dummy0 to become free. Usage count = 2"' \
+	"$END" "$OFF" > "$T/fake-refwait"
+
+# fake_vm WANT WHAT FAKE REASON [VM.PY ARGS...]: vm.py on the fake QEMU must
+# end WANT (pass or fail), a failure saying REASON (an extended regex)
+fake_vm()
+{
+	local want=$1 what=$2 fake=$3 why=$4 got=pass out
+
+	shift 4
+	out=$(PATH=$T/bin:$PATH FAKE=$T/fake-$fake "$H/vm.py" --kernel "$T/bzImage" \
+		--initrd "$T/initrd" --nics 0 --quiet --results "$T/vm-$fake" "$@" 2>&1) || got=fail
+	echo "# $what: $(grep -m 1 -A 1 'vm: FAIL' <<< "$out" | tr '\n' ' ')"
+	[ $got = "$want" ] && { [ -z "$why" ] || grep -qE "$why" <<< "$out"; }
+	result $? "vm.py: $what: the boot must $want"
+}
+
+fake_vm pass "a job that ended and powered off" good ''
+fake_vm fail "init.sh's power-off fell back to a reset" reset 'without powering off'
+fake_vm fail "the guest reset after its job, without a word" reset-quiet 'without powering off'
+fake_vm fail "QEMU killed by the overall timer after the job's end" late-kill \
+	"timeout after 3 s, after the job's end" --timeout 3
+fake_vm fail "kmemleak.txt with an entry, a clean console" leak 'unreferenced object'
+fake_vm fail "an unregister_netdevice wait on the console" refwait 'waiting for dummy0'
+
+# a boot that stops before its guest runs (no kernel) leaves no earlier
+# results behind for boot-verdict.sh to count
+results stale "1..2" "ok 1 first case" "ok 2 second case # SKIP no hook"
+"$H/vm.py" --kernel "$T/no-such-bzImage" --initrd "$T/initrd" --nics 0 --quiet \
+	--results "$T/r-stale" > "$T/stale.log" 2>&1
+[ $? -ne 0 ]
+result $? "vm.py: no kernel, exit non-zero"
+verdict fail "the results of a boot that stopped before it started" good stale \
+	'no results folder|did not run|printed no summary'
+
+# tally.sh, make check's closing count: every boot the manifest names for
+# the steps run has a verdict, every lane ended with 0
+manifest boots "perf good.sh 2 names=a261a6fa7a11164a" "debug-1 good.sh 2 names=a261a6fa7a11164a"
+
+# tally_run WANT WHAT STEPS LANES NOTE-LINE...
+tally_run()
+{
+	local want=$1 what=$2 steps=$3 lanes=$4 d=$T/tally-$n got=pass out
+
+	shift 4
+	mkdir -p "$d"
+	printf '%s\n' "$@" > "$d/.notes"
+	[ -z "$lanes" ] || echo "$lanes" > "$d/.lanes"
+	if [ -x "$H/tally.sh" ]; then
+		# shellcheck disable=SC2086
+		out=$("$H/tally.sh" "$d" "$T/m-boots" $steps 2>&1) || got=fail
+	else
+		# an older check.sh's closing count: its failed lines, no more
+		out="$(grep -c '^pass' "$d/.notes") passed, $(grep -c '^fail' "$d/.notes") failed"
+		[ "$(grep -c '^fail' "$d/.notes")" -eq 0 ] || got=fail
+	fi
+	echo "# $what: $(tail -n 1 <<< "$out")"
+	[ $got = "$want" ]
+	result $? "tally: $what: the run must $want"
+}
+
+tally_run pass "both boots' verdicts, lane A exited 0" "vm-perf vm-debug" "A 0" \
+	"pass harness-selftest (4 s)" "pass [perf] results: 2 cases" "pass [debug-1] results: 2 cases"
+tally_run fail "lane A vanished: the perf boot has no verdict" "vm-perf vm-debug" "" \
+	"pass harness-selftest (4 s)" "pass [debug-1] results: 2 cases"
+tally_run fail "lane A exited 1 after its boots" "vm-perf vm-debug" "A 1" \
+	"pass harness-selftest (4 s)" "pass [perf] results: 2 cases" "pass [debug-1] results: 2 cases"
+tally_run pass "only the debug boots were asked for" "vm-debug" "" \
+	"pass [debug-1] results: 2 cases"
+tally_run fail "nothing ran" "" "" ""
 
 echo "# Totals: pass:$((n - failed)) fail:$failed"
 [ $failed -eq 0 ]

@@ -60,16 +60,20 @@ SPLAT = re.compile(
     r"|lockdep: |INFO: task .* blocked|soft lockup|hard LOCKUP"
     r"|rcu: INFO: .*detected stall|unreferenced object 0x|suspected memory leak"
     r"|DMA-API: .*(device driver|exceeded|leak)|NETDEV WATCHDOG|refcount_t: "
-    r"|list_(add|del) corruption"
+    r"|list_(add|del) corruption|unregister_netdevice: waiting for|ref_tracker: "
     r"|page_pool_release_retry|stack-protector)")
 # a kernel message can start right after the digits on the console
 DONE = re.compile(r"I82574-HARNESS: job exit (\d+)")
 POWER_DOWN = re.compile(r"reboot: Power down")
+# init.sh's word when the power-off did not complete and it reset instead
+RESET = re.compile(r"I82574-HARNESS: power-off fallback")
 # After the machine has been through S3, the guest's ACPI power-off
 # ("reboot: Power down" on the console) no longer stops QEMU (seen with
 # QEMU 10.0.2 and SeaBIOS 1.16.3). Once the job has reported, the harness
 # stops QEMU POWEROFF_GRACE seconds after the power-off message; a guest
-# that never gets that far (a driver's .shutdown hung) fails the run.
+# that never gets that far (a driver's .shutdown hung) fails the run, and so
+# does one that stops without the power-off message (init.sh's fallback
+# reset, or a crash after the job).
 POWEROFF_GRACE = 15
 POWEROFF_LIMIT = 120
 
@@ -353,7 +357,12 @@ def qemu_args(a, kernel, initrd, res, sockdir):
     # late for the IO-APIC timer check, which then panics at 0.000 s ("IO-APIC
     # + timer doesn't work!", seen with three other guests and builds beside
     # the boot); virtual machines commonly boot with it
+    # watchdog_thresh=30: the lockup detectors (base.config) report a CPU
+    # without its timer interrupt for 30 s, or without a schedule for 60 s,
+    # not 10 and 20: a debug guest beside another boot and a build on a
+    # 2-core host can lose a vCPU for seconds
     cmdline = ("console=ttyS0 loglevel=5 log_buf_len=4M panic=-1 mitigations=off "
+               "watchdog_thresh=30 "
                "no_timer_check rdinit=/init I82574_TOP=%s I82574_BUILD=%s %s"
                % (TOP, BUILD, a.append))
     # la57=off: with 5-level paging, a timer interrupt that lands while
@@ -496,9 +505,16 @@ def main():
                     help="NIC pairs on QEMU hubs or on host taps in a namespace of their own")
     ap.add_argument("--tap-join", choices=("mirred", "bridge"), default="mirred",
                     help="how a pair's two taps are joined (--wire tap)")
+    ap.add_argument("--initrd", help="a guest root to boot instead of initramfs.py's")
     ap.add_argument("job", nargs=argparse.REMAINDER,
                     help="command run in the guest (default: a shell-less smoke job)")
     a = ap.parse_args()
+
+    # an earlier run's results go first, whatever stops this one: nothing
+    # may grade them as this run's
+    res = os.path.abspath(a.results)
+    shutil.rmtree(res, ignore_errors=True)
+    os.makedirs(res)
 
     kernel = a.kernel
     if "/" not in kernel:
@@ -508,15 +524,13 @@ def main():
     if a.nics % 2:
         sys.exit("vm: --nics must be even (NICs are wired in pairs)")
 
-    built = subprocess.run([os.path.join(TOP, "harness", "initramfs.py")],
-                           stdout=subprocess.PIPE, text=True)
-    if built.returncode:
-        sys.exit("vm: no guest root (harness/initramfs.py failed)")
-    initrd = built.stdout.strip()
-
-    res = os.path.abspath(a.results)
-    shutil.rmtree(res, ignore_errors=True)
-    os.makedirs(res)
+    initrd = a.initrd
+    if not initrd:
+        built = subprocess.run([os.path.join(TOP, "harness", "initramfs.py")],
+                               stdout=subprocess.PIPE, text=True)
+        if built.returncode:
+            sys.exit("vm: no guest root (harness/initramfs.py failed)")
+        initrd = built.stdout.strip()
     job = a.job[1:] if a.job[:1] == ["--"] else a.job
     with open(os.path.join(res, "job.sh"), "w") as f:
         f.write("cd %s\nexport BUILD=%s\n%s\n" % (TOP, BUILD, " ".join(job) if job else "uname -a"))
@@ -537,10 +551,11 @@ def main():
     threading.Thread(target=sample_cpu, daemon=True, args=(proc.pid, stop, cpu)).start()
     threading.Thread(target=s3_watch, daemon=True,
                      args=(os.path.join(sockdir, "qmp.sock"), stop, cpu)).start()
-    timer = threading.Timer(a.timeout, proc.kill)
-    timer.start()
     status = None
     halt = {}
+    timer = threading.Timer(a.timeout, stop_qemu, args=(proc, halt, "timeout"))
+    timer.start()
+    powered_down = reset = False
     progress = Progress(a.quiet, t0)
     with open(log_path, "wb") as log:
         for raw in proc.stdout:
@@ -557,7 +572,10 @@ def main():
                 hung = threading.Timer(POWEROFF_LIMIT, stop_qemu, args=(proc, halt, "hung"))
                 hung.daemon = True
                 hung.start()
+            elif status is not None and RESET.search(line):
+                reset = True
             elif status is not None and POWER_DOWN.search(line):
+                powered_down = True
                 hung.cancel()
                 forced = threading.Timer(POWEROFF_GRACE, stop_qemu,
                                          args=(proc, halt, "forced"))
@@ -565,14 +583,14 @@ def main():
                 forced.start()
     proc.wait()
     cpu_s = round(cpu.get("ns", 0) / 1e9, 1)
-    timed_out = not timer.is_alive() and status is None
     timer.cancel()
     stop.set()
     elapsed = time.time() - t0
 
     problems = []
-    if timed_out:
-        problems.append("timeout after %d s" % a.timeout)
+    if halt.get("how") == "timeout":
+        problems.append("timeout after %d s%s" % (
+            a.timeout, ", after the job's end" if status is not None else ""))
     elif status is None:
         # CI keeps only the tail of the output: say how it stopped
         problems.append("guest stopped without finishing its job (QEMU exit %d, last console"
@@ -582,12 +600,17 @@ def main():
     if halt.get("how") == "hung":
         problems.append("no power-off %d s after the job's end (a .shutdown hung?)"
                         % POWEROFF_LIMIT)
+    elif status is not None and (reset or not powered_down) and not halt.get("how"):
+        problems.append("the guest stopped after its job without powering off (%s)"
+                        % ("init.sh reset it: the power-off hung (a .shutdown?)" if reset
+                           else "last console line: %s" % last_line(log_path)))
     elif halt.get("how") == "forced":
         print("vm: the guest powered off but QEMU did not stop; stopped it", file=sys.stderr)
     if cpu.get("s3"):
         problems.append("guest left in S3 for %d s, woken by the harness %d time(s)"
                         % (S3_LIMIT, cpu["s3"]))
-    splats = scan([log_path, os.path.join(res, "dmesg.txt")])
+    # kmemleak.txt: init.sh's copy of the debug kernel's leak report
+    splats = scan([log_path, os.path.join(res, "dmesg.txt"), os.path.join(res, "kmemleak.txt")])
     if splats:
         problems.append("kernel splat:\n  " + "\n  ".join(splats[:20]))
     with open(os.path.join(res, "vm.json"), "w") as f:
