@@ -154,7 +154,7 @@ steps=(deps harness tree patches perf checkpatch debug static distro splat shutd
 # end. A step over its budget is a warning, not a failure.
 declare -A BUDGET=([deps]=60 [harness-selftest]=60 [tree]=120 [patches]=30 [checkpatch]=90
 	[kernel-perf]=300 [kernel-debug]=420 [static]=240 [distro]=150
-	[splat-detector]=60 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
+	[splat-detector]=180 [shutdown-wol]=90 [vm-perf]=1450 [vm-perf-nomsi]=60 [vm-debug-1]=1650
 	[vm-debug-2]=1000 [vm-debug-smp]=1260)
 # (cold, the debug kernel builds beside the perf boot)
 declare -A FRESH_BUDGET=([deps]=180 [kernel-perf]=960 [kernel-debug]=1500 [distro]=480)
@@ -363,22 +363,45 @@ sys.exit(1 if missed or len(heads) < 10 else 0)
 PY
 }
 
-# The splat detector must fail a run whose job succeeded but whose kernel
-# WARNed (LKDTM, a test-only trigger that is not part of the series).
-do_splat() {
-	local out=$RES/splat
-	check_splat_headers || return 1
-	if "$TOP/harness/vm.py" --kernel perf --one-thread --nics 0 --quiet --timeout 300 \
-		--results "$out" \
-		-- 'echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT; echo warned'; then
-		echo "vm.py passed a run with a WARN in it"; return 1
+# detector_boot KERNEL SMP TYPES PATTERN...: boot KERNEL with SMP vCPUs,
+# provoke each of TYPES (harness/guest/detectors.sh); vm.py must fail the
+# boot with a splat matching each PATTERN (one per detector, Python regexes)
+detector_boot() {
+	local kernel=$1 smp=$2 types=$3 out=$RES/splat-$1
+	shift 3
+	if "$TOP/harness/vm.py" --kernel "$kernel" --one-thread --smp "$smp" --nics 0 --quiet \
+		--timeout 600 --results "$out" -- harness/guest/detectors.sh $types; then
+		echo "vm.py passed a run with $types in it"; return 1
 	fi
-	python3 - "$out/vm.json" <<'PY'
-import json, sys
+	python3 - "$out/vm.json" "$@" <<'PY'
+import json, re, sys
 v = json.load(open(sys.argv[1]))
 print(v["problems"])
-sys.exit(0 if v["status"] == 0 and v["splats"] else 1)
+missed = [p for p in sys.argv[2:] if not any(re.search(p, s) for s in v["splats"])]
+print("%s: %d splats, none for: %s" % (sys.argv[1], len(v["splats"]), missed or "-"))
+sys.exit(1 if missed else 0)
 PY
+}
+
+# The splat detector must fail a run whose job succeeded but whose kernel
+# reported: a WARN, a hung task, a soft and a hard lockup, a smashed stack
+# canary (the perf kernel), list corruption and a netdev reference held
+# across an unregister (the debug kernel, which has DEBUG_LIST and the
+# reference tracker). LKDTM is a test-only trigger, not part of the series.
+do_splat() {
+	local bad=0
+	check_splat_headers || return 1
+	detector_boot perf 3 "WARNING HUNG_TASK SOFTLOCKUP HARDLOCKUP CORRUPT_STACK_STRONG" \
+		'WARNING: ' 'INFO: task .* blocked for more than' 'soft lockup' \
+		'hard LOCKUP' 'stack-protector' || bad=1
+	if [ "$debug_ok" = 1 ]; then
+		detector_boot debug 1 "CORRUPT_LIST_ADD REFWAIT" 'list_add corruption' \
+			'unregister_netdevice: waiting for' || bad=1
+	else
+		echo "no debug kernel: list corruption and the reference wait not provoked"
+		bad=1
+	fi
+	return $bad
 }
 
 # i82574's .shutdown at power-off: WoL armed (WUFC, WUC.PME_EN) and the

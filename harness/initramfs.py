@@ -195,6 +195,15 @@ def job_inputs():
         for d, dirs, names in os.walk(root):
             dirs[:] = sorted(x for x in dirs if x != "__pycache__")
             files += [os.path.join(d, n) for n in sorted(names)]
+    # tools a make target fetched into $BUILD/tools (harness/ethtool.sh's
+    # ethtool 6.14 for make ppfail): each one's executables, at the same
+    # path in the guest
+    tools = os.path.join(BUILD, "tools")
+    if os.path.isdir(tools):
+        for d, dirs, names in os.walk(tools):
+            dirs.sort()
+            files += [os.path.join(d, n) for n in sorted(names)
+                      if os.access(os.path.join(d, n), os.X_OK)]
     return [f for f in files if os.path.lexists(f)]
 
 

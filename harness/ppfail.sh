@@ -11,7 +11,7 @@ OUT=$TOP/results/ppfail
 "$TOP/harness/kbuild.sh" ppfail || exit 1
 "$TOP/harness/ethtool.sh" || exit 1
 "$TOP/harness/vm.py" --kernel ppfail --timeout 900 --results "$OUT" -- \
-	env "PATH=$BUILD/tools/ethtool:\$PATH" harness/guest/run-tests.sh \
+	harness/guest/with-tools.sh ethtool -- harness/guest/run-tests.sh \
 	PROGS=hw/pp_alloc_fail.py:tools/testing/selftests/drivers/net/i82574/upstream_py.sh
 rc=$?
 "$TOP/harness/ktap.py" --console "$OUT/dmesg.txt" "$OUT" > "$OUT/ktap.txt"

@@ -171,14 +171,20 @@ def qemu_cpu_ns(pid):
     return total
 
 
-AER_ERROR = re.compile(r"[A-Z][A-Z_]{1,31}")
+AER_ERROR = re.compile(r"[A-Z][A-Z_]{1,31}|0x[0-9a-fA-F]{1,8}")
+# QEMU's names of the correctable status bits (hw/pci/pcie_aer.c); a named
+# error's class is the name's, and QEMU refuses -c with a name ("-c is only
+# valid with numeric error status")
+AER_CORRECTABLE = {"RCVR", "BAD_TLP", "BAD_DLLP", "REPLAY_NUM", "REPLAY_TIMER",
+                   "ADVISORY_NONFATAL", "CORRECTED_INTERNAL", "HEADER_LOG_OVERFLOW"}
 
 
 def aer_inject(qmp_path, words):
     """aer nicN|rpN correctable|uncorrectable ERROR: inject an AER error
     into a NIC or its root port (HMP pcie_aer_inject_error; ERROR is QEMU's
     name of the status bit, e.g. RCVR or BAD_TLP correctable, UNSUP or
-    POISON_TLP uncorrectable). Whether an uncorrectable one is fatal is
+    POISON_TLP uncorrectable, which must be of the class named, or a
+    status value 0xN of that class's register). Whether an uncorrectable one is fatal is
     what the device's severity register says for that bit (by default DLP,
     SDN, FCP, RX_OVERFLOW and MALF_TLP are). QEMU 7.2's e1000e keeps its
     error reporting enables (Device Control) at 0, so an error injected
@@ -188,8 +194,13 @@ def aer_inject(qmp_path, words):
             words[2] not in ("correctable", "uncorrectable") or
             not AER_ERROR.fullmatch(words[3])):
         raise ValueError("want aer nicN|rpN correctable|uncorrectable ERROR")
-    line = "pcie_aer_inject_error %s%s %s" % (
-        "-c " if words[2] == "correctable" else "", words[1], words[3])
+    cor = words[2] == "correctable"
+    numeric = words[3].startswith("0x")
+    if not numeric and (words[3] in AER_CORRECTABLE) != cor:
+        raise ValueError("%s is not a%s error" % (words[3], " correctable" if cor
+                                                   else "n uncorrectable"))
+    line = "pcie_aer_inject_error %s%s %s" % ("-c " if cor and numeric else "",
+                                              words[1], words[3])
     out = qmp_command(qmp_path, "human-monitor-command", {"command-line": line})
     # the monitor prints "OK id: nic0 root bus: ..." once it injected
     if not out.startswith("OK id: "):

@@ -6,6 +6,9 @@
 # QEMU injects an AER error into that port (hostctl aer rp0); the guest's
 # AER driver then recovers every device below the port through its
 # driver's pci_error_handlers. Cases, each while iperf3 runs through NIC 0:
+#  - a correctable error (RCVR, Receiver Error): counted once in the port's
+#    correctable statistics, and nothing else: no recovery, no MAC reset,
+#    the flow across it undisturbed, no TX timeout;
 #  - an uncorrectable non-fatal error (UNSUP): counted once by the AER
 #    driver, recovery reported successful, then carrier, ping and iperf3,
 #    the background iperf3 ended without error, no TX timeout;
@@ -49,7 +52,7 @@ if [ ! -e "$PORT/aer_dev_fatal" ] || [ ! -x "$HOSTCTL" ] ||
 	ktap_skip_all "no AER port above NIC $NIC or no hostctl (not in the harness guest)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 4
+ktap_set_plan 5
 cleanup()
 {
 	[ -n "$REG_TRACE_FROM" ] && [ -z "$REG_TRACE_TO" ] && reg_trace_off
@@ -57,17 +60,21 @@ cleanup()
 }
 trap cleanup EXIT
 
-# aer_count KIND: the AER driver's count of KIND (fatal, nonfatal) errors
-# reported by the port
+# aer_count KIND: the AER driver's count of KIND (fatal, nonfatal,
+# correctable) errors reported by the port
 aer_count()
 {
-	local k v
+	local k v key=TOTAL_ERR_${1^^}
 
+	[ "$1" = correctable ] && key=TOTAL_ERR_COR
 	while read -r k v; do
-		[ "$k" = "TOTAL_ERR_${1^^}" ] && echo "$v" && return 0
+		[ "$k" = "$key" ] && echo "$v" && return 0
 	done < "$PORT/aer_dev_$1"
 	return 1
 }
+
+# counted KIND N: the port counted more than N errors of KIND
+counted() { [ "$(aer_count "$1")" -gt "$2" ]; }
 
 # kmsg_count TEXT: kernel log lines of the port holding TEXT
 kmsg_count()
@@ -118,6 +125,34 @@ inject()
 		{ msg "iperf3 failed after"; return 1; }
 	[ "$(tx_timeouts)" -eq "$t0" ] || { msg "TX timeouts"; return 1; }
 	handlers_reset
+}
+
+# correctable ERROR: a correctable error into the port under iperf3, then
+# the checks: counted once, no recovery, no MAC reset, the flow unharmed
+correctable()
+{
+	local err=$1 n0 r0 t0 bg n
+
+	n0=$(aer_count correctable) && r0=$(kmsg_count "device recovery") ||
+		{ msg "cannot read the AER counts"; return 1; }
+	t0=$(tx_timeouts)
+	reg_trace_on e1000e_core_ctrl_sw_reset ||
+		{ msg "cannot trace MAC resets"; return 1; }
+	iperf3_run "aer-$DRIVER-correctable" -t 4 & bg=$!
+	nap 1
+	if ! "$HOSTCTL" aer rp$NIC correctable "$err"; then
+		wait "$bg"
+		return 1
+	fi
+	wait_for 100 counted correctable "$n0" ||
+		msg "correctable errors: $n0 -> $(aer_count correctable), want +1"
+	wait "$bg" || { msg "iperf3 across the correctable error failed"; return 1; }
+	reg_trace_off || { msg "cannot stop the trace"; return 1; }
+	n=$(reg_trace_lines | grep -c "e1000e_core_ctrl_sw_reset")
+	msg "correctable errors: $n0 -> $(aer_count correctable); MAC resets: $n"
+	[ "$(aer_count correctable)" -eq $((n0 + 1)) ] && [ "$n" -eq 0 ] &&
+		[ "$(kmsg_count "device recovery")" -eq "$r0" ] &&
+		[ "$(tx_timeouts)" -eq "$t0" ]
 }
 
 # handlers_reset: the trace window reg_trace_on opened in inject() holds a
@@ -206,6 +241,8 @@ if wire_setup $NIC 1; then
 else
 	ktap_exit_fail_msg "$DRIVER: wire setup failed"
 fi
+ktap_test_result "correctable error (RCVR) under iperf3: counted, no recovery, no reset" \
+	correctable RCVR
 ktap_test_result "non-fatal error (UNSUP) under iperf3: recovered, traffic flows" \
 	inject nonfatal UNSUP
 ktap_test_result "fatal error (MALF_TLP, link reset) under iperf3: recovered, traffic flows" \
