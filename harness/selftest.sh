@@ -161,6 +161,7 @@ printf '%s\n' '#!/bin/bash' \
 chmod +x "$T/bin/qemu-system-x86_64"
 : > "$T/bzImage"
 : > "$T/initrd"
+: > "$T/bios"
 UP='echo "I82574-HARNESS: guest up after 1.0 s"'
 END='echo "I82574-HARNESS: job exit 0"'
 OFF='echo "reboot: Power down"'
@@ -184,7 +185,8 @@ fake_vm()
 
 	shift 4
 	out=$(PATH=$T/bin:$PATH FAKE=$T/fake-$fake "$H/vm.py" --kernel "$T/bzImage" \
-		--initrd "$T/initrd" --nics 0 --quiet --results "$T/vm-$fake" "$@" 2>&1) || got=fail
+		--initrd "$T/initrd" --bios "$T/bios" --nics 0 --quiet --results "$T/vm-$fake" "$@" \
+		2>&1) || got=fail
 	echo "# $what: $(grep -m 1 -A 1 'vm: FAIL' <<< "$out" | tr '\n' ' ')"
 	[ $got = "$want" ] && { [ -z "$why" ] || grep -qE "$why" <<< "$out"; }
 	result $? "vm.py: $what: the boot must $want"
@@ -201,7 +203,7 @@ fake_vm fail "an unregister_netdevice wait on the console" refwait 'waiting for 
 # a boot that stops before its guest runs (no kernel) leaves no earlier
 # results behind for boot-verdict.sh to count
 results stale "1..2" "ok 1 first case" "ok 2 second case # SKIP no hook"
-"$H/vm.py" --kernel "$T/no-such-bzImage" --initrd "$T/initrd" --nics 0 --quiet \
+"$H/vm.py" --kernel "$T/no-such-bzImage" --initrd "$T/initrd" --bios "$T/bios" --nics 0 --quiet \
 	--results "$T/r-stale" > "$T/stale.log" 2>&1
 [ $? -ne 0 ]
 result $? "vm.py: no kernel, exit non-zero"

@@ -67,10 +67,11 @@ DONE = re.compile(r"I82574-HARNESS: job exit (\d+)")
 POWER_DOWN = re.compile(r"reboot: Power down")
 # init.sh's word when the power-off did not complete and it reset instead
 RESET = re.compile(r"I82574-HARNESS: power-off fallback")
-# After the machine has been through S3, the guest's ACPI power-off
-# ("reboot: Power down" on the console) no longer stops QEMU (seen with
-# QEMU 10.0.2 and SeaBIOS 1.16.3). Once the job has reported, the harness
-# stops QEMU POWEROFF_GRACE seconds after the power-off message; a guest
+# With the stock SeaBIOS 1.16.3, the guest's ACPI power-off ("reboot: Power
+# down" on the console) no longer stopped QEMU 10.0.2 after an S3 (the
+# firmware lost the ACPI PM base on resume; harness/seabios.sh's build
+# restores it). Should that happen again, once the job has reported, the
+# harness stops QEMU POWEROFF_GRACE seconds after the power-off message; a guest
 # that never gets that far (a driver's .shutdown hung) fails the run, and so
 # does one that stops without the power-off message (init.sh's fallback
 # reset, or a crash after the job).
@@ -208,12 +209,20 @@ def aer_inject(qmp_path, words):
 
 
 def wakeup(qmp_path, f, lock):
-    """Wake the guest: QMP system_wakeup, for S3 (QEMU refuses it while the
-    guest runs), and a line on ttyS1 ("wakeup"), an interrupt that wakes
-    s2idle when the guest holds the port open with its wakeup enabled.
-    QEMU's RTC alarm wakes S3 only: it sets no ACPI RTC event while the
-    guest runs, so nothing wakes s2idle from it."""
-    wakeup_qmp(qmp_path)
+    """Wake the guest. From S3 (QMP query-status: suspended) with QMP
+    system_wakeup alone: QEMU resets the machine's devices as it wakes it,
+    the guest's UART among them, so a line sent then would be lost. From
+    s2idle, which QEMU does not see, with a line on ttyS1 ("wakeup"), an
+    interrupt that wakes the guest while it holds the port open with its
+    wakeup enabled. QEMU's RTC alarm wakes S3 only: it sets no ACPI RTC
+    event while the guest runs, so nothing wakes s2idle from it."""
+    try:
+        status = qmp_command(qmp_path, "query-status")["status"]
+    except (OSError, RuntimeError, KeyError):
+        status = None
+    if status == "suspended":
+        wakeup_qmp(qmp_path)
+        return
     with lock:
         f.write("wakeup\n")
         f.flush()
@@ -394,7 +403,9 @@ def qemu_args(a, kernel, initrd, res, sockdir):
             "-M", "q35"] + accel + [
             "-cpu", "max,la57=off", "-smp", str(a.smp), "-m", a.mem,
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
-            "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
+            "-kernel", kernel, "-initrd", initrd, "-append", cmdline]
+    args += ["-bios", a.bios]
+    args += [
             # the log backend's output: trace events only (no -d mask)
             "-D", os.path.join(res, TRACE_LOG),
             "-serial", "stdio",
@@ -517,6 +528,7 @@ def main():
     ap.add_argument("--tap-join", choices=("mirred", "bridge"), default="mirred",
                     help="how a pair's two taps are joined (--wire tap)")
     ap.add_argument("--initrd", help="a guest root to boot instead of initramfs.py's")
+    ap.add_argument("--bios", help="the firmware QEMU boots instead of harness/seabios.sh's")
     ap.add_argument("job", nargs=argparse.REMAINDER,
                     help="command run in the guest (default: a shell-less smoke job)")
     a = ap.parse_args()
@@ -542,6 +554,12 @@ def main():
         if built.returncode:
             sys.exit("vm: no guest root (harness/initramfs.py failed)")
         initrd = built.stdout.strip()
+    if not a.bios:
+        built = subprocess.run([os.path.join(TOP, "harness", "seabios.sh")],
+                               stdout=subprocess.PIPE, text=True)
+        if built.returncode:
+            sys.exit("vm: no firmware (harness/seabios.sh failed)")
+        a.bios = built.stdout.strip()
     job = a.job[1:] if a.job[:1] == ["--"] else a.job
     with open(os.path.join(res, "job.sh"), "w") as f:
         f.write("cd %s\nexport BUILD=%s\n%s\n" % (TOP, BUILD, " ".join(job) if job else "uname -a"))

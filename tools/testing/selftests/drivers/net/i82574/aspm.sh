@@ -160,9 +160,7 @@ ktap_test_result "$DRIVER: bind (probe) turns ASPM L0s/L1 off at both ends" \
 IFN=$(nic_ifname $NIC)
 ip link set "$IFN" up || ktap_exit_fail_msg "cannot set $IFN up"
 # the port's AER service (pcieport's pcie002): without native AER control
-# (pcie_aspm=off also drops the _OSC request) nothing recovers. Before the
-# system suspend: once QEMU's machine has been through S3, an error
-# injected into the port is not reported to this guest any more.
+# (pcie_aspm=off also drops the _OSC request) nothing recovers.
 if [ -e "$PORT_DEV/$PORT_BDF:pcie002" ]; then
 	ktap_test_result "$DRIVER: slot reset after an AER error turns ASPM L0s/L1 off" \
 		traced aer_recovery

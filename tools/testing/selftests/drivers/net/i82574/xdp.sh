@@ -18,7 +18,7 @@
 #   - a program swapped between XDP_DROP and XDP_PASS while pktgen runs:
 #     every frame passed or dropped, as many passed as the stack got;
 #   - ring and channel changes, ifdown/ifup, unbind/bind and a system
-#     suspend (lib.sh's system_sleep: after aer.sh in a boot) with a
+#     suspend (lib.sh's system_sleep) with a
 #     program attached: the program stays where the kernel keeps it,
 #     XDP_TX after;
 #   - MTU 3000 refused with a native program attached, and a native
