@@ -10,12 +10,16 @@ PKGS=(build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod rsync
       iperf3 sockperf ethtool iproute2 iputils-ping procps
       gnuplot-nox linux-perf python3-ply python3-git ocaml-nox ocaml-findlib
       socat udev pciutils
-      clang libbpf-dev bpftool)
+      clang libbpf-dev bpftool
+      curl patch)
 
 # QEMU 10.0 and the SeaBIOS built for it, from bookworm-backports, pinned:
 # its e1000e model clears ICR on a read in MSI-X mode as the 82574L does,
 # and its hub carries TSO as TCP segments. Only these packages come from
 # that suite; with 7.2's SeaBIOS the firmware stage takes 36 s, not 4.
+# The guests boot harness/seabios.sh's build of the same SeaBIOS version
+# (its source fetched with curl, patched), whose S3 resume restores the
+# chipset; the package's other ROMs are QEMU's own.
 BPO_SOURCES=/etc/apt/sources.list.d/bookworm-backports.sources
 QEMU_VER=1:10.0.2+ds-2+deb13u1~bpo12+1
 declare -A PINNED=([qemu-system-x86]=$QEMU_VER [qemu-system-common]=$QEMU_VER
