@@ -6,8 +6,9 @@
 # q35 chipset's config window and ACPI PM base on every S3 resume (see the
 # patch), so after one S3 a guest reports no AER error, sleeps no more and
 # does not power off. Prints the image's path; builds it only when the
-# source or a patch changed. Pinned by version and checksum; Debian's
-# archive serves the upstream tarball.
+# source or a patch changed, one build at a time (boots started together,
+# as make bench's two lanes are, each call this). Pinned by version and
+# checksum; Debian's archive serves the upstream tarball.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,9 @@ BIN=$DIR/bios-$key.bin
 
 [ -s "$BIN" ] && { echo "$BIN"; exit 0; }
 mkdir -p "$DIR"
+exec 9> "$DIR/.lock"
+flock 9
+[ -s "$BIN" ] && { echo "$BIN"; exit 0; }
 if [ ! -f "$DIR/$TAR" ]; then
 	log "fetching $TAR from Debian"
 	curl -fsS -o "$DIR/$TAR.part" "$URL" || die "cannot fetch $URL"
