@@ -26,6 +26,14 @@
  * xmit_more batch and forget its doorbell, the classic bug of a driver's
  * drop path: the packets before it stay posted unless the core flushes
  * them. "drop_batch_end 0" ends that.
+ * "busy N" makes every Nth packet that finds packets on its queue's ring
+ * waiting for a doorbell find no room, as a driver that checks for room
+ * at the top of ndo_start_xmit() does (e1000e): the port stops the queue
+ * and returns NETDEV_TX_BUSY without a doorbell, and wakes the queue when
+ * a later doorbell's packets complete, as hardware would. If nothing
+ * rings for the waiting packets the queue stays stopped for good. "busy 0"
+ * ends that. "busy" in ports/N/dispatch counts the refusals, "purged" the
+ * packets that closing the port dropped from the ring, never rung.
  */
 
 #include <linux/debugfs.h>
@@ -64,7 +72,9 @@ static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
 	spin_lock_irqsave(&tq->done_lock, flags);
 	tq->done_pkts += pkts;
 	tq->done_bytes += bytes;
+	tq->wake_on_done |= tq->busy_stopped;
 	spin_unlock_irqrestore(&tq->done_lock, flags);
+	tq->busy_stopped = false;
 	napi_schedule(&ns->rq[qid].napi);
 }
 
@@ -72,17 +82,40 @@ static void nsim_tx_doorbell(struct netdevsim *ns, unsigned int qid)
 void nsim_tx_complete(struct netdevsim *ns, unsigned int qid)
 {
 	struct nsim_txq *tq = &ns->txq[qid];
+	struct netdev_queue *txq = netdev_get_tx_queue(ns->netdev, qid);
 	unsigned int pkts, bytes;
 	unsigned long flags;
+	bool wake;
 
 	spin_lock_irqsave(&tq->done_lock, flags);
 	pkts = tq->done_pkts;
 	bytes = tq->done_bytes;
+	wake = tq->wake_on_done;
 	tq->done_pkts = 0;
 	tq->done_bytes = 0;
+	tq->wake_on_done = false;
 	spin_unlock_irqrestore(&tq->done_lock, flags);
-	netdev_tx_completed_queue(netdev_get_tx_queue(ns->netdev, qid), pkts,
-				  bytes);
+	netdev_tx_completed_queue(txq, pkts, bytes);
+	if (wake)
+		netif_tx_wake_queue(txq);
+}
+
+/* "busy N": no room for this packet, with earlier ones waiting for their
+ * doorbell. Stop the queue, to be woken by a later doorbell's completion.
+ */
+static bool nsim_tx_busy(struct netdevsim *ns, struct nsim_txq *tq,
+			 struct netdev_queue *txq)
+{
+	unsigned int every = READ_ONCE(ns->busy_every);
+
+	if (likely(!every) || skb_queue_empty(&tq->ring) ||
+	    ++tq->busy_count < every)
+		return false;
+	tq->busy_count = 0;
+	tq->busy++;
+	tq->busy_stopped = true;
+	netif_tx_stop_queue(txq);
+	return true;
 }
 
 netdev_tx_t nsim_tx_post(struct netdevsim *ns, struct sk_buff *skb)
@@ -94,6 +127,8 @@ netdev_tx_t nsim_tx_post(struct netdevsim *ns, struct sk_buff *skb)
 	bool batch_end = tq->in_batch && !more;
 	unsigned int len = skb->len;
 
+	if (unlikely(nsim_tx_busy(ns, tq, txq)))
+		return NETDEV_TX_BUSY;
 	tq->in_batch = more;
 	if (unlikely(batch_end && READ_ONCE(ns->drop_batch_end))) {
 		/* a drop path that forgets the batch's doorbell */
@@ -161,13 +196,24 @@ void nsim_tx_rings_reset(struct netdevsim *ns)
 	unsigned int i;
 
 	for (i = 0; i < dev->num_tx_queues; i++) {
-		ns->txq[i].done_pkts = 0;
-		ns->txq[i].done_bytes = 0;
+		struct netdev_queue *txq = netdev_get_tx_queue(dev, i);
+		struct nsim_txq *tq = &ns->txq[i];
+		unsigned int n;
+
+		/* a transmit to a noqueue device may still be running */
+		__netif_tx_lock_bh(txq);
+		tq->done_pkts = 0;
+		tq->done_bytes = 0;
+		tq->wake_on_done = false;
+		tq->busy_stopped = false;
+		n = skb_queue_len(&tq->ring);
+		tq->purged += n;
 		u64_stats_update_begin(&ns->syncp);
-		ns->tx_dropped += skb_queue_len(&ns->txq[i].ring);
+		ns->tx_dropped += n;
 		u64_stats_update_end(&ns->syncp);
-		__skb_queue_purge(&ns->txq[i].ring);
-		nsim_tx_bql_reset(netdev_get_tx_queue(dev, i));
+		__skb_queue_purge(&tq->ring);
+		nsim_tx_bql_reset(txq);
+		__netif_tx_unlock_bh(txq);
 	}
 }
 
@@ -257,10 +303,10 @@ static int nsim_dispatch_show(struct seq_file *file, void *data)
 
 		__netif_tx_lock_bh(txq);
 		seq_printf(file,
-			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u under_lock %llu\n",
+			   "tx-%u posted %llu pending %u doorbells %llu flushes %llu inflight %u under_lock %llu busy %llu purged %llu\n",
 			   i, tq->posted, skb_queue_len(&tq->ring),
 			   tq->doorbells, tq->flushes, nsim_tx_inflight(txq),
-			   tq->under_lock);
+			   tq->under_lock, tq->busy, tq->purged);
 		__netif_tx_unlock_bh(txq);
 	}
 	return 0;
@@ -329,6 +375,10 @@ static int nsim_dispatch_ctl_do(struct netdevsim *ns, const char *op,
 		if (qid > 1)
 			return -EINVAL;
 		WRITE_ONCE(ns->drop_batch_end, qid);
+		return 0;
+	}
+	if (!strcmp(op, "busy")) {
+		WRITE_ONCE(ns->busy_every, qid);
 		return 0;
 	}
 	if (qid >= dev->real_num_tx_queues)
