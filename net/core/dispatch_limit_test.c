@@ -143,7 +143,7 @@ static void dl_test_free(void *dev)
 
 static void dl_test_key_off(void *unused)
 {
-	static_branch_dec(&netdev_dispatch_key);
+	static_branch_dec(&netdev_dispatch_key.key);
 }
 
 /* The key on for the test, a running device with limit 8 on both queues */
@@ -170,7 +170,7 @@ static struct net_device *dl_test_dev(struct kunit *test)
 		dql_completed(&txq->dql, 0);
 #endif
 	}
-	static_branch_inc(&netdev_dispatch_key);
+	static_branch_inc(&netdev_dispatch_key.key);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dl_test_key_off, NULL), 0);
 	return dev;
 }
