@@ -31,6 +31,7 @@ import struct
 import sys
 import threading
 import time
+import types
 
 from lib.py import ksft_run, ksft_exit, ksft_pr
 from lib.py import ksft_eq, ksft_ge, ksft_true
@@ -844,8 +845,15 @@ FWD_NET = "198.51.100"
 
 def forwarding_setup(cfg):
     """A second netdevsim pair: port "out" in the other end's namespace,
-    which routes onto it, and its peer in a third namespace, the sink.
-    Returns (out, sink NetNS, sink's netdevsim)."""
+    which routes onto it, and its peer in a third namespace, the sink
+    (netdevsim only: the other end must be ours to route in). Returns
+    its parts: out (the router's egress netdevsim), sink (NetNS), rns (the
+    router's netns name), rdev and oport (the egress's name and debugfs
+    directory) and sink_mac."""
+    require_nsim(cfg)
+    cfg.require_v4()
+    if not cfg._ns_peer:
+        raise KsftSkipEx("routes in the other end: netdevsim only")
     rns, sink = cfg._netns, NetNS()
     out, end = NetdevSimDev(queue_count=2, ns=rns), NetdevSimDev(ns=sink)
     defer(sink.__del__)
@@ -863,13 +871,16 @@ def forwarding_setup(cfg):
     ip(f"addr add dev {sdev} {FWD_NET}.2/24", ns=sink)
     ip(f"link set dev {sdev} up", ns=sink)
     # nobody owns .77: the sink counts each frame in InAddrErrors
-    ip(f"neigh add {FWD_NET}.77 lladdr {end.nsims[0].dev['address']} "
-       f"dev {rdev} nud permanent", ns=rns)
+    sink_mac = end.nsims[0].dev['address']
+    ip(f"neigh add {FWD_NET}.77 lladdr {sink_mac} dev {rdev} nud permanent",
+       ns=rns)
     cmd("sysctl -qw net.ipv4.ip_forward=1", ns=rns)
     defer(cmd, "sysctl -qw net.ipv4.ip_forward=0", ns=rns)
     lims = f"/sys/class/net/{rdev}/queues/tx-*/dispatch_limit"
     cmd(f"sh -c 'for f in {lims}; do echo 64 > $f; done'", ns=rns)
-    return out, sink
+    return types.SimpleNamespace(out=out, sink=sink, rns=rns.name, rdev=rdev,
+                                 oport=out.nsims[0].dfs_dir,
+                                 sink_mac=sink_mac)
 
 
 def test_forwarding(cfg):
@@ -929,13 +940,8 @@ def test_forwarding_busy(cfg):
 
 
 def forwarding_case(cfg, busy=0):
-    require_nsim(cfg)
-    cfg.require_v4()
-    if not cfg._ns_peer:
-        raise KsftSkipEx("routes in the other end: netdevsim only")
-    out, sink = forwarding_setup(cfg)
-    rns = cfg._netns.name
-    rdev, oport = out.nsims[0].ifname, out.nsims[0].dfs_dir
+    fw = forwarding_setup(cfg)
+    sink, rns, rdev, oport = fw.sink, fw.rns, fw.rdev, fw.oport
     if busy:
         # a requeue needs a qdisc (noqueue drops what BUSY hands back)
         cmd(f"tc qdisc replace dev {rdev} root pfifo limit 100000", ns=rns)
@@ -978,18 +984,8 @@ def test_close_under_forwarding(cfg):
     at ndo_stop(), as a driver's ring cleanup does, and counts it as
     purged. Nothing purged, and the sink gets every frame the egress's
     port handed over."""
-    require_nsim(cfg)
-    cfg.require_v4()
-    if not cfg._ns_peer:
-        raise KsftSkipEx("routes in the other end: netdevsim only")
-    out, sink = forwarding_setup(cfg)
-    rns = cfg._netns.name
-    rdev, oport = out.nsims[0].ifname, out.nsims[0].dfs_dir
-    sink_mac = None
-    for line in ip(f"neigh show dev {rdev}", ns=rns).stdout.splitlines():
-        if line.startswith(f"{FWD_NET}.77 "):
-            sink_mac = line.split("lladdr ")[1].split()[0]
-    ksft_true(sink_mac, "the router's static neighbour")
+    fw = forwarding_setup(cfg)
+    sink, rns, rdev, oport = fw.sink, fw.rns, fw.rdev, fw.oport
     c0, got0 = dispatch(oport), snmp_ip(sink.name, "InAddrErrors")
     tx0 = nsim_tx_packets(rns, rdev)
     pg = Pktgen(cfg, 0, 16, dst=f"{FWD_NET}.77")
@@ -1007,8 +1003,8 @@ def test_close_under_forwarding(cfg):
             # ARP requests would reach the sink as frames it does not count
             cmd("sysctl -qw net.ipv4.ip_forward=0", ns=rns)
             ip(f"link set dev {rdev} up", ns=rns)
-            ip(f"neigh replace {FWD_NET}.77 lladdr {sink_mac} dev {rdev} "
-               f"nud permanent", ns=rns)
+            ip(f"neigh replace {FWD_NET}.77 lladdr {fw.sink_mac} "
+               f"dev {rdev} nud permanent", ns=rns)
             cmd("sysctl -qw net.ipv4.ip_forward=1", ns=rns)
     finally:
         pg_write(f"{PG}/pgctrl", "stop")
@@ -1060,12 +1056,8 @@ def test_remove_under_forwarding(cfg):
     and its NAPI polls defer that egress's doorbells (limit 64) to the end
     of each poll: no flush list or kick may keep the device (unregister
     would wait for ever for its reference), and nothing may splat."""
-    require_nsim(cfg)
-    cfg.require_v4()
-    if not cfg._ns_peer:
-        raise KsftSkipEx("routes in the other end: netdevsim only")
-    out, _ = forwarding_setup(cfg)
-    oport = out.nsims[0].dfs_dir
+    fw = forwarding_setup(cfg)
+    oport = fw.oport
     pg = Pktgen(cfg, 0, 16, dst=f"{FWD_NET}.77")
     pg.start()
     try:
@@ -1074,7 +1066,7 @@ def test_remove_under_forwarding(cfg):
             if total(oport, "flushes") > 0:
                 break
         flushes = total(oport, "flushes")
-        removed = remove_in_time(out)
+        removed = remove_in_time(fw.out)
     finally:
         pg_write(f"{PG}/pgctrl", "stop")
         pg.wait()
