@@ -1034,7 +1034,7 @@ case_core()
 	tc qdisc replace dev dummy0 root pfifo_fast || return 1
 	core_qxmit dummy0 "$metric" 1 2 || return 1
 	# the patched kernel: what every device pays once some queue has a limit
-	[ -e /sys/class/net/dummy0/queues/tx-0/dispatch_limit ] || return 0
+	grep -qw netdev_dispatch_kick /proc/kallsyms || return 0
 	core_key_on "$metric"
 }
 

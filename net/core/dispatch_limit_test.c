@@ -10,6 +10,8 @@
 #include <linux/netdevice.h>
 #include <linux/sizes.h>
 
+#include "dev.h"
+
 /* limit 0 is the legacy decision, whatever else is true */
 static void dispatch_limit_zero_is_legacy(struct kunit *test)
 {
@@ -315,6 +317,66 @@ static void dispatch_limit_stopped_or_down_skipped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
 }
 
+/* A driver that holds a spin_lock_irqsave() lock around its doorbell
+ * decision defers like any other: three lone packets, one doorbell at
+ * once and one flush at the scope's end.
+ */
+static void dispatch_limit_irqs_off_defers(struct kunit *test)
+{
+	struct net_device *dev = dl_test_dev(test);
+	struct dl_test_dev *priv = netdev_priv(dev);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+	unsigned int cookie, i;
+	unsigned long flags;
+	bool rang[3];
+
+	local_bh_disable();
+	cookie = netdev_dispatch_begin(NETDEV_DISPATCH_SCOPE | NETDEV_DISPATCH_DEFER);
+	for (i = 0; i < 3; i++) {
+		local_irq_save(flags);
+		rang[i] = dl_test_send(txq);
+		local_irq_restore(flags);
+	}
+	netdev_dispatch_end(cookie);
+	local_bh_enable();
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, rang[i], i == 0);
+	KUNIT_EXPECT_EQ(test, priv->flushes[0], 1);
+	KUNIT_EXPECT_EQ(test, txq->dispatch_pending, 0);
+}
+
+/* netpoll inside a scope (a printk from the stack): its packet rings at
+ * once, and with it the one deferred before, so the scope's end has
+ * nothing left to flush.
+ */
+static void dispatch_limit_netpoll_rings(struct kunit *test)
+{
+	struct net_device *dev = dl_test_dev(test);
+	struct dl_test_dev *priv = netdev_priv(dev);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 1);
+	bool first, deferred, netpoll;
+	unsigned int cookie, pending;
+	unsigned long flags;
+
+	local_bh_disable();
+	cookie = netdev_dispatch_begin(NETDEV_DISPATCH_SCOPE | NETDEV_DISPATCH_DEFER);
+	first = dl_test_send(txq);
+	deferred = !dl_test_send(txq);
+	local_irq_save(flags);
+	netdev_dispatch_netpoll_enter();
+	netpoll = dl_test_send(txq);
+	netdev_dispatch_netpoll_exit();
+	local_irq_restore(flags);
+	pending = txq->dispatch_pending;
+	netdev_dispatch_end(cookie);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_TRUE(test, deferred);
+	KUNIT_EXPECT_TRUE(test, netpoll);
+	KUNIT_EXPECT_EQ(test, pending, 0);
+	KUNIT_EXPECT_EQ(test, priv->flushes[1], 0);
+}
+
 static struct kunit_case dispatch_limit_cases[] = {
 	KUNIT_CASE(dispatch_limit_zero_is_legacy),
 	KUNIT_CASE(dispatch_limit_stopped_rings),
@@ -326,6 +388,8 @@ static struct kunit_case dispatch_limit_cases[] = {
 	KUNIT_CASE(dispatch_limit_other_cpu_rings),
 	KUNIT_CASE(dispatch_limit_frozen_recovered),
 	KUNIT_CASE(dispatch_limit_stopped_or_down_skipped),
+	KUNIT_CASE(dispatch_limit_irqs_off_defers),
+	KUNIT_CASE(dispatch_limit_netpoll_rings),
 	{}
 };
 
