@@ -38,9 +38,10 @@ static void i82574_test_tx_descs(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(0), 0);
 	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(1), 1);
-	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(8192), 1);
-	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(8193), 2);
-	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(65536), 8);
+	/* the smallest TX FIFO (8 KB) less 96 bytes per buffer */
+	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(8096), 1);
+	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(8097), 2);
+	KUNIT_EXPECT_EQ(test, i82574_tx_descs_for_len(65536), 9);
 	KUNIT_EXPECT_LE(test, I82574_TX_DESC_NEEDED,
 			I82574_TX_MAX_DESC_PER_PKT);
 }
@@ -194,6 +195,23 @@ static void i82574_test_pba(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i82574_pba_rx_kb(16000), 16);
 }
 
+/* Whatever the MTU, the TX FIFO the split leaves holds a buffer of the
+ * largest size the driver posts, with e1000e's 96 bytes to spare.
+ */
+static void i82574_test_tx_fifo_fits(struct kunit *test)
+{
+	unsigned int mtu, tx;
+
+	/* up to the driver's max_mtu */
+	for (mtu = ETH_MIN_MTU; mtu <= 9000; mtu++) {
+		tx = (I82574_PB_KB - i82574_pba_rx_kb(mtu)) * SZ_1K;
+		if (tx < I82574_TX_MAX_PER_DESC + I82574_TX_FIFO_RESERVE) {
+			KUNIT_FAIL(test, "MTU %u: TX FIFO %u bytes", mtu, tx);
+			return;
+		}
+	}
+}
+
 static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_tx_data_lower),
 	KUNIT_CASE(i82574_test_tx_ctx),
@@ -205,6 +223,7 @@ static struct kunit_case i82574_test_cases[] = {
 	KUNIT_CASE(i82574_test_tso_ctx),
 	KUNIT_CASE(i82574_test_features_check),
 	KUNIT_CASE(i82574_test_pba),
+	KUNIT_CASE(i82574_test_tx_fifo_fits),
 	{}
 };
 

@@ -20,11 +20,6 @@
 #define I82574_AUTO_RD_TIMEOUT_US	10000
 /* TX interrupt delay (TIDV) in 1.024 us units; RDTR stays 0 */
 #define I82574_TIDV_DELAY		1
-/* The packet buffer RX and TX share (PBA.RXA gives RX its part), and the
- * RX part e1000e gives this chip
- */
-#define I82574_PB_KB			40
-#define I82574_PBA_RX_KB		32
 /* what the TX FIFO keeps of a frame beside its data: one descriptor */
 #define I82574_TX_FIFO_DESC_BYTES	16
 

@@ -238,11 +238,12 @@ void i82574_tso_setup(struct net_device *netdev)
 
 /* No packet is linearized, and none waits on a ring that has
  * I82574_TX_DESC_NEEDED slots free: the largest the stack sends, a TSO
- * packet of 64 KiB in MAX_SKB_FRAGS + 1 buffers, split at 8 KiB, plus the
- * context descriptor (27 of 29 at 17 fragments) stays within both that
+ * packet of 64 KiB in MAX_SKB_FRAGS + 1 buffers, split at 8096 bytes, plus
+ * the context descriptor (28 of 29 at 17 fragments) stays within both that
  * and the model's 64 per packet. (pktgen can make a frame larger than
  * the MTU, which the device cannot send whole, linearized or not.)
  */
-static_assert(2 + MAX_SKB_FRAGS + I82574_TSO_MAX_SIZE / I82574_TX_MAX_PER_DESC <=
+static_assert(2 + MAX_SKB_FRAGS +
+	      DIV_ROUND_UP(I82574_TSO_MAX_SIZE, I82574_TX_MAX_PER_DESC) <=
 	      I82574_TX_DESC_NEEDED);
 static_assert(I82574_TX_DESC_NEEDED <= I82574_TX_MAX_DESC_PER_PKT);

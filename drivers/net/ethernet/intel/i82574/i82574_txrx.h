@@ -21,7 +21,20 @@ struct i82574_dev;
 #define I82574_RING_DEFAULT		256
 /* The model drops packets with more than 64 descriptors */
 #define I82574_TX_MAX_DESC_PER_PKT	64
-#define I82574_TX_MAX_PER_DESC		8192
+/* The packet buffer RX and TX share (PBA.RXA gives RX its part; TX gets
+ * the rest, PBA.TXA), and the RX part e1000e gives this chip
+ */
+#define I82574_PB_KB			40
+#define I82574_PBA_RX_KB		32
+/* What of the TX FIFO one buffer (one descriptor) may use: the FIFO less
+ * 96 bytes, as e1000e's tx_fifo_limit for this part (its 82574/82583 TX
+ * hang workaround); a larger buffer can stall the transmitter on silicon.
+ * i82574_pba_rx_kb() never gives RX more than I82574_PBA_RX_KB, so TX
+ * never has less than 8 KB, and 8096 bytes fit every split it makes.
+ */
+#define I82574_TX_FIFO_RESERVE		96
+#define I82574_TX_MAX_PER_DESC \
+	((I82574_PB_KB - I82574_PBA_RX_KB) * SZ_1K - I82574_TX_FIFO_RESERVE)
 /* Worst case for one packet: a context descriptor plus split buffers */
 #define I82574_TX_DESC_NEEDED		(MAX_SKB_FRAGS + 12)
 /* TSO: the IPv4 total length has 16 bits (no BIG TCP), and QEMU's model
