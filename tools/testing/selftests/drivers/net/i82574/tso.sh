@@ -403,7 +403,8 @@ ktap_test_result "ethtool -K tso off and on under iperf3: no TSO while off, no l
 ktap_test_result "IPv6 headers over 255 bytes: all bytes arrive (i82574: software GSO), BQL idle" \
 	fallback
 if [ "$DRIVER" = i82574 ]; then
-	ktap_test_result "TSO at MTU 1500 and 9000: no TX buffer over the TX FIFO less 96 (8096 bytes)" \
+	ktap_test_result \
+		"TSO at MTU 1500 and 9000: no TX buffer over the TX FIFO less 96 (8096 bytes)" \
 		fifo_fits 1500 9000
 else
 	ktap_test_skip "TX buffers within the TX FIFO (e1000e reads PBA.TXA back from the model)"
