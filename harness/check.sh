@@ -29,9 +29,8 @@ DEBUG1_TESTS=(
 	"$TOP/harness/guest/hostctl-test.sh"
 	"$SEL/silicon.sh"
 	# system suspend through the PM core (S3, s2idle, pm_test levels)
-	# under load, runtime PM and Wake-on-LAN; the RTC alarm armed 15 s
-	# ahead: this kernel can take longer than 2 s to reach S3, and an
-	# alarm that fires before leaves the guest asleep
+	# under load, runtime PM and Wake-on-LAN; S3 woken by the host once
+	# it sees S3, the RTC alarm case's alarm at least 15 s ahead
 	"SLEEP_WAKE_SECS=15:$SEL/pm.sh"
 	# ethtool -e/-E/-t/-p and the MAC error counters
 	"$SEL/nvm_diag.sh"

@@ -15,7 +15,9 @@
 # fell back to a reset, a timeout after the job's end, a kmemleak report,
 # an unregister_netdevice wait; and a boot stopped before it started must
 # leave no earlier results to grade. Runs make check's closing count
-# (tally.sh) on results where a boot's verdict is missing or a lane died.
+# (tally.sh) on results where a boot's verdict is missing or a lane died,
+# and vm.py's S3 watch on a guest that asked to be woken, one that did
+# not, and requests that lapsed or were dropped.
 # Good results must pass, so the self-test can fail too. Host only, about
 # 10 seconds; KTAP output, exits 1 on any failure.
 #
@@ -245,6 +247,56 @@ tally_run fail "lane A exited 1 after its boots" "vm-perf vm-debug" "A 1" \
 tally_run pass "only the debug boots were asked for" "vm-debug" "" \
 	"pass [debug-1] results: 2 cases"
 tally_run fail "nothing ran" "" "" ""
+
+# vm.py's S3 watch (s3_step, once a second): a guest that asked to be
+# woken from S3 is woken that long after it is seen suspended, however late
+# its suspend got there, and the run does not fail; a guest in S3 that did
+# not ask is woken after S3_LIMIT and the run fails; a request not followed
+# by S3 within S3_WAKEUP_WAIT, or dropped by "s3_wakeup 0", wakes nothing.
+# Each line: the case, then what it wanted and got (wake-up times, and
+# the failures counted).
+s3_cases()
+{
+	python3 - "$H" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import vm
+
+def run(req_at, secs, s3_from, until=400, cancel_at=None):
+    """Seconds 0..until: a request for SECS at REQ_AT (None: none), the
+    guest suspended from S3_FROM on until woken; the wake times, failures"""
+    s3req, state, out, wakes, asleep = {"secs": None}, {"since": None}, {}, [], False
+    for t in range(until):
+        if t == req_at:
+            s3req.update(secs=secs, until=t + vm.S3_WAKEUP_WAIT)
+        if t == cancel_at:
+            s3req["secs"] = None
+        if t == s3_from:
+            asleep = True
+        if vm.s3_step("suspended" if asleep else "running", t, state, s3req, out):
+            wakes.append(t)
+            asleep = False
+    return wakes, out.get("s3", 0)
+
+limit = vm.S3_LIMIT
+cases = [
+    ("asked for 1 s, suspended 40 s after asking", run(10, 1, 50), ([51], 0)),
+    ("asked for 1 s, suspended at once", run(10, 1, 10), ([11], 0)),
+    ("not asked", run(None, 1, 50), ([50 + limit], 1)),
+    ("asked, no S3 within the wait", run(0, 1, vm.S3_WAKEUP_WAIT + 5, until=800),
+     ([vm.S3_WAKEUP_WAIT + 5 + limit], 1)),
+    ("asked, then dropped", run(0, 1, 20, cancel_at=10), ([20 + limit], 1)),
+]
+for what, got, want in cases:
+    print("%s %s: want %s, got %s" % ("ok" if got == want else "not", what, want, got))
+PY
+}
+
+while read -r verdict line; do
+	echo "# $line"
+	[ "$verdict" = ok ]
+	result $? "vm.py: S3 watch: ${line%%:*}"
+done < <(s3_cases 2>/dev/null || echo "not s3_step: missing or broken")
 
 echo "# Totals: pass:$((n - failed)) fail:$failed"
 [ $failed -eq 0 ]

@@ -228,7 +228,7 @@ def wakeup(qmp_path, f, lock):
         f.flush()
 
 
-def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
+def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop, s3req):
     """Serve requests the guest writes to ttyS1, one per line."""
     for _ in range(100):
         try:
@@ -247,10 +247,10 @@ def hostctl_relay(ctl_path, qmp_path, trace_path, pid, stop):
             return
         words = line.split()
         with lock:
-            hostctl_reply(f, words, qmp_path, trace_path, pid, lock)
+            hostctl_reply(f, words, qmp_path, trace_path, pid, lock, s3req)
 
 
-def hostctl_reply(f, words, qmp_path, trace_path, pid, lock):
+def hostctl_reply(f, words, qmp_path, trace_path, pid, lock, s3req):
     """One request's reply ("ok ...", or "error: ...")"""
     try:
         if len(words) == 3 and words[0] == "set_link" and words[2] in ("on", "off"):
@@ -265,6 +265,14 @@ def hostctl_reply(f, words, qmp_path, trace_path, pid, lock):
                 and 1 <= int(words[1]) <= 60:
             # a guest in S3 cannot ask; the request comes before it sleeps
             threading.Timer(int(words[1]), wakeup, args=(qmp_path, f, lock)).start()
+            f.write("ok\n")
+        elif len(words) == 2 and words[0] == "s3_wakeup" and words[1].isdigit() \
+                and int(words[1]) <= 60:
+            # s3_watch wakes the guest once it has reached S3, however
+            # long its suspend takes to get there; 0 drops the request
+            with s3req["lock"]:
+                s3req["secs"] = int(words[1]) or None
+                s3req["until"] = time.time() + S3_WAKEUP_WAIT
             f.write("ok\n")
         elif words[:1] == ["aer"]:
             aer_inject(qmp_path, words)
@@ -284,25 +292,49 @@ def stop_qemu(proc, halt, how):
 
 
 S3_LIMIT = 60
+# how long an s3_wakeup request waits for the guest to reach S3
+S3_WAKEUP_WAIT = 600
 
 
-def s3_watch(qmp_path, stop, out):
-    """A guest left in S3 (a wake-up it armed fired before it slept) is
-    woken after S3_LIMIT seconds, and the run fails (out["s3"])."""
-    since = None
-    while not stop.wait(5):
+def s3_watch(qmp_path, stop, out, s3req):
+    """Once a second, s3_step() on the guest's run state; wakes the guest
+    from S3 when it says so."""
+    state = {"since": None}
+    while not stop.wait(1):
         try:
             status = qmp_command(qmp_path, "query-status")["status"]
         except (OSError, RuntimeError, KeyError):
             continue
-        if status != "suspended":
-            since = None
-            continue
-        since = since or time.time()
-        if time.time() - since >= S3_LIMIT:
-            out["s3"] = out.get("s3", 0) + 1
+        with s3req["lock"]:
+            wake = s3_step(status, time.time(), state, s3req, out)
+        if wake:
             wakeup_qmp(qmp_path)
-            since = None
+
+
+def s3_step(status, now, state, s3req, out):
+    """Whether to wake the guest now. A guest the host was asked to wake
+    from S3 (hostctl s3_wakeup N, in s3req) is woken N seconds after it is
+    first seen suspended, however long its suspend took to get there; a
+    request not followed by S3 within S3_WAKEUP_WAIT is dropped. A guest
+    left in S3 unasked (a wake-up timer it armed fired before it slept) is
+    woken after S3_LIMIT seconds, and the run fails (out["s3"])."""
+    if status != "suspended":
+        state["since"] = None
+        if s3req["secs"] and now > s3req["until"]:
+            s3req["secs"] = None
+        return False
+    state["since"] = state["since"] or now
+    asleep = now - state["since"]
+    if s3req["secs"]:
+        if asleep < s3req["secs"]:
+            return False
+        s3req["secs"] = None
+    elif asleep >= S3_LIMIT:
+        out["s3"] = out.get("s3", 0) + 1
+    else:
+        return False
+    state["since"] = None
+    return True
 
 
 def wakeup_qmp(qmp_path):
@@ -573,13 +605,14 @@ def main():
                             preexec_fn=pdeathsig)
     stop = threading.Event()
     cpu = {}
+    s3req = {"lock": threading.Lock(), "secs": None}
     threading.Thread(target=hostctl_relay, daemon=True,
                      args=(os.path.join(sockdir, "ctl.sock"),
                            os.path.join(sockdir, "qmp.sock"),
-                           os.path.join(res, TRACE_LOG), proc.pid, stop)).start()
+                           os.path.join(res, TRACE_LOG), proc.pid, stop, s3req)).start()
     threading.Thread(target=sample_cpu, daemon=True, args=(proc.pid, stop, cpu)).start()
     threading.Thread(target=s3_watch, daemon=True,
-                     args=(os.path.join(sockdir, "qmp.sock"), stop, cpu)).start()
+                     args=(os.path.join(sockdir, "qmp.sock"), stop, cpu, s3req)).start()
     status = None
     halt = {}
     timer = threading.Timer(a.timeout, stop_qemu, args=(proc, halt, "timeout"))

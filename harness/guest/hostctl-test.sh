@@ -147,9 +147,10 @@ refused()
 	return $rc
 }
 
-# wakeup_requests: hostctl wakeup takes 1 to 60 seconds and nothing else
-# (usage, exit 2, nothing sent); a good one is accepted (the guest is not
-# suspended, so the host's system_wakeup later changes nothing)
+# wakeup_requests: hostctl wakeup takes 1 to 60 seconds and s3_wakeup 0 to
+# 60, and nothing else (usage, exit 2, nothing sent); a good one is
+# accepted (the guest is not suspended, so the host's system_wakeup later
+# changes nothing; s3_wakeup 0 drops the s3_wakeup request before it)
 wakeup_requests()
 {
 	local rc=0 w
@@ -158,15 +159,23 @@ wakeup_requests()
 		# shellcheck disable=SC2086
 		"$HOSTCTL" wakeup $w 2>/dev/null
 		[ $? -eq 2 ] || { ktap_print_msg "wakeup '$w' not refused"; rc=1; }
+		[ "$w" = 0 ] && continue
+		# shellcheck disable=SC2086
+		"$HOSTCTL" s3_wakeup $w 2>/dev/null
+		[ $? -eq 2 ] || { ktap_print_msg "s3_wakeup '$w' not refused"; rc=1; }
 	done
 	"$HOSTCTL" wakeup 1 || { ktap_print_msg "wakeup 1 refused"; rc=1; }
+	for w in 60 0; do
+		"$HOSTCTL" s3_wakeup $w || { ktap_print_msg "s3_wakeup $w refused"; rc=1; }
+	done
 	return $rc
 }
 
 ktap_test_result "trace on/off around RCTL writes: their lines, no other event's" traced
 ktap_test_result "trace off: the same writes log nothing" untraced
 ktap_test_result "bad trace requests are refused and switch nothing on" refused
-ktap_test_result "wakeup: 1 to 60 seconds accepted, anything else refused" wakeup_requests
+ktap_test_result "wakeup: 1 to 60 seconds (s3_wakeup 0 to 60) accepted, anything else refused" \
+	wakeup_requests
 
 # after_wakeup: the host's wakeup line, 1 s after "wakeup 1", reaches a
 # port the guest holds open (as pm.sh does for s2idle) and waits there;

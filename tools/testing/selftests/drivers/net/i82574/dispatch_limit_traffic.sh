@@ -241,10 +241,12 @@ pktgen_field()
 # use_qdisc KIND: the sender's root qdisc. pfifo_fast: mq with a lockless
 # pfifo_fast per TX queue (TCQ_F_NOLOCK, with the bypass); pfifo: a locked
 # single root qdisc; netem: a root netem that holds every packet until
-# its next 10 ms slot and then lets out all it holds, so each slot's qdisc
-# run drains a backlog; mq-netem: such a netem under mq for each TX queue
-# (a qdisc that feeds one queue, which the core judges by that queue's
-# limit); default: whatever the kernel attaches
+# its next 100 ms slot and then lets out all it holds, so each slot's qdisc
+# run drains a backlog (a slot holds what pktgen sent in 100 ms: with 10
+# ms slots a debug kernel on a slow host sent 12 a slot, too few for a
+# batch to outgrow xmit_more's); mq-netem: such a netem under mq for each
+# TX queue (a qdisc that feeds one queue, which the core judges by that
+# queue's limit); default: whatever the kernel attaches
 use_qdisc()
 {
 	local q n
@@ -266,7 +268,7 @@ use_qdisc()
 			tc qdisc show dev "$IF_A" | grep -q '^qdisc pfifo '
 		;;
 	netem)
-		tc qdisc replace dev "$IF_A" root netem limit 10000 slot 10ms 10ms &&
+		tc qdisc replace dev "$IF_A" root netem limit 10000 slot 100ms 100ms &&
 			tc qdisc show dev "$IF_A" | grep -q '^qdisc netem .*slot'
 		;;
 	mq-netem)
@@ -274,7 +276,7 @@ use_qdisc()
 		for q in $(txq_dirs); do
 			n=${q##*tx-}
 			tc qdisc replace dev "$IF_A" parent "1:$(printf %x $((n + 1)))" \
-				netem limit 10000 slot 10ms 10ms || return 1
+				netem limit 10000 slot 100ms 100ms || return 1
 		done
 		[ "$(tc qdisc show dev "$IF_A" | grep -c 'netem .*slot')" -eq \
 		  "$(txq_dirs | wc -l)" ]

@@ -865,10 +865,16 @@ reg_trace_restore_others()
 # (harness/guest/run-tests.sh keeps a program's output in RAM).
 HOST_SHARE=/run/results
 HOST_SHARE_PCI=
-# An RTC alarm that fires before the guest reaches S3 leaves it asleep (and
-# the harness fails the run): a guest under iperf3 and pktgen on a busy host
-# took more than 2 s to get there, so the alarm comes 8 s after the request
+# A wake-up on a timer started before the suspend (the RTC alarm, the
+# host's line for s2idle) that fires before the guest sleeps leaves it
+# asleep (the harness fails the run). A guest under iperf3 and pktgen took
+# more than 2 s to get there on a busy host, the debug kernel more than 15
+# s on a slower one: such a timer runs at least SLEEP_WAKE_SECS, and at
+# least twice the longest pm_test suspend and resume seen so far plus 2 s
+# (SLEEP_PMTEST_MS). S3 woken by the host needs no timer: the host wakes it
+# a second after it sees it suspended (hostctl s3_wakeup).
 SLEEP_WAKE_SECS=${SLEEP_WAKE_SECS:-8}
+SLEEP_PMTEST_MS=0
 SLEEP_SAVED_TEST=
 SLEEP_SAVED_DELAY=
 
@@ -953,45 +959,92 @@ sleep_restore()
 
 # system_sleep STATE [LEVEL [WAKE]]: one suspend of the whole system to
 # STATE (freeze or mem; mem_sleep says whether mem is s2idle or S3) at
-# pm_test LEVEL (default none). A real sleep is woken by WAKE: rtc (the
-# CMOS RTC's alarm, SLEEP_WAKE_SECS later; QEMU's RTC wakes S3 only) or
-# host (hostctl wakeup: SLEEP_WAKE_SECS later the host wakes the guest: S3
-# with QEMU's system_wakeup alone, as QEMU resets the UART on that wake;
-# s2idle with a line on ttyS1, whose interrupt wakes it: the port is held
-# open with its wakeup enabled meanwhile).
+# pm_test LEVEL (default none). A real sleep is woken by WAKE: host (the
+# default) or rtc. host: S3 with QEMU's system_wakeup alone, a second after
+# the host sees the guest in S3 (hostctl s3_wakeup: QEMU resets the UART on
+# that wake); s2idle with a line on ttyS1 (hostctl wakeup), whose interrupt
+# wakes it: the port is held open with its wakeup enabled meanwhile. rtc:
+# the CMOS RTC's alarm (QEMU's RTC wakes S3 only). Timers as
+# SLEEP_WAKE_SECS says.
 # Returns the write's status; SLEEP_MS is how long the write took.
 system_sleep()
 {
-	local level=${2:-none} wake=${3:-rtc} alarm=/sys/class/rtc/rtc0/wakealarm
-	local tty=/sys/class/tty/ttyS1/power/wakeup rc= t0 fd line was s3=
+	local level=${2:-none} wake=${3:-host} s3=
 
 	sleep_test "$level" || return 1
 	[ "$1" = mem ] && sleep_states && [ "$SLEEP_MEM" = deep ] && s3=1
-	if [ "$level" = none ] && [ "$wake" = rtc ]; then
-		echo 0 > "$alarm" && echo "+$SLEEP_WAKE_SECS" > "$alarm" || return 1
+	if [ "$level" != none ]; then
+		sleep_write "$1" "$level" "$wake"
+	elif [ "$wake" = host ] && [ -n "$s3" ]; then
+		sleep_s3_host "$1"
+	elif [ "$wake" = host ]; then
+		sleep_s2idle_host "$1"
+	else
+		sleep_rtc "$1"
 	fi
+}
+
+# sleep_timer_secs: how far ahead a wake-up timer fires (SLEEP_WAKE_SECS)
+sleep_timer_secs()
+{
+	local t=$((SLEEP_PMTEST_MS * 2 / 1000 + 2))
+
+	echo $((t > SLEEP_WAKE_SECS ? t : SLEEP_WAKE_SECS))
+}
+
+# sleep_write STATE LEVEL WAKE: the write to /sys/power/state, the share
+# detached around it; SLEEP_MS is how long the write took, and a pm_test
+# level's counts in SLEEP_PMTEST_MS
+sleep_write()
+{
+	local rc t0
+
 	host_share_detach || return 1
-	if [ "$level" = none ] && [ "$wake" = host ] && [ -n "$s3" ]; then
-		"$REG_TRACE_HOSTCTL" wakeup "$SLEEP_WAKE_SECS" > /dev/null || rc=1
-	elif [ "$level" = none ] && [ "$wake" = host ]; then
-		rd "$tty" && was=$RD && echo enabled > "$tty" &&
-			exec {fd}<> /dev/ttyS1 &&
-			"$REG_TRACE_HOSTCTL" wakeup "$SLEEP_WAKE_SECS" > /dev/null || rc=1
-	fi
 	# on the console (a warning's level), where a hang is seen
-	echo "<4>i82574-selftest: sleep $1 pm_test $level wake $wake" > /dev/kmsg
+	echo "<4>i82574-selftest: sleep $1 pm_test $2 wake $3" > /dev/kmsg
 	t0=$EPOCHREALTIME
-	[ -n "$rc" ] || { echo "$1" > /sys/power/state; rc=$?; }
+	echo "$1" > /sys/power/state
+	rc=$?
 	SLEEP_MS=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
 	echo "<4>i82574-selftest: awake, status $rc after $SLEEP_MS ms" > /dev/kmsg
-	if [ -n "${fd:-}" ]; then
-		# the host's line, so that the next hostctl reads its own reply
-		read -r -t $((SLEEP_WAKE_SECS + 10)) -u "$fd" line || rc=1
-		[ "$line" = wakeup ] || rc=1
-		exec {fd}<&-
-		echo "$was" > "$tty"
+	if [ "$2" != none ] && [ "$SLEEP_MS" -gt "$SLEEP_PMTEST_MS" ]; then
+		SLEEP_PMTEST_MS=$SLEEP_MS
 	fi
 	host_share_attach || rc=1
-	[ "$level" = none ] && [ "$wake" = rtc ] && echo 0 > "$alarm"
+	return $rc
+}
+
+sleep_s3_host()
+{
+	"$REG_TRACE_HOSTCTL" s3_wakeup 1 > /dev/null || return 1
+	sleep_write "$1" none host && return 0
+	# no S3 came: the host must not wake a later one
+	"$REG_TRACE_HOSTCTL" s3_wakeup 0 > /dev/null
+	return 1
+}
+
+sleep_s2idle_host()
+{
+	local tty=/sys/class/tty/ttyS1/power/wakeup rc=0 fd line was
+
+	rd "$tty" && was=$RD && echo enabled > "$tty" || return 1
+	exec {fd}<> /dev/ttyS1
+	"$REG_TRACE_HOSTCTL" wakeup "$(sleep_timer_secs)" > /dev/null &&
+		sleep_write "$1" none host || rc=1
+	# the host's line, so that the next hostctl reads its own reply
+	read -r -t $(($(sleep_timer_secs) + 10)) -u "$fd" line || rc=1
+	[ "$line" = wakeup ] || rc=1
+	exec {fd}<&-
+	echo "$was" > "$tty"
+	return $rc
+}
+
+sleep_rtc()
+{
+	local alarm=/sys/class/rtc/rtc0/wakealarm rc=0
+
+	echo 0 > "$alarm" && echo "+$(sleep_timer_secs)" > "$alarm" || return 1
+	sleep_write "$1" none rtc || rc=1
+	echo 0 > "$alarm"
 	return $rc
 }

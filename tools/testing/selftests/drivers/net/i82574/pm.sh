@@ -131,7 +131,7 @@ others_rebind()
 	OTHERS=()
 }
 
-# sleep_cycle: one full system suspend and resume (mem), woken by the RTC
+# sleep_cycle: one full system suspend and resume (mem), woken by the host
 sleep_cycle()
 {
 	system_sleep "$SLEEP_STATE"

@@ -675,7 +675,7 @@ nic0_setup()
 }
 
 # suspend: the whole system to its deepest sleep and back (lib.sh's
-# system_sleep, an RTC alarm SLEEP_WAKE_SECS ahead)
+# system_sleep, woken by the host)
 suspend()
 {
 	sleep_states && system_sleep "$SLEEP_FULL"
